@@ -1,0 +1,92 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "limited-login",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LimitedLoginJOSE", targets: ["LimitedLoginJOSE"]),
+        .library(name: "LimitedLoginCore", targets: ["LimitedLoginCore"]),
+        .library(name: "LimitedLoginVerifier", targets: ["LimitedLoginVerifier"]),
+        .executable(name: "limited-login", targets: ["limited-login"]),
+        .executable(name: "limited-login-bench", targets: ["limited-login-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "LimitedLoginJOSE",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(
+            name: "LimitedLoginCore",
+            dependencies: [
+                "LimitedLoginJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "LimitedLoginVerifier",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "limited-login",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "limited-login-bench",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+            ]
+        ),
+        .testTarget(
+            name: "LimitedLoginJOSETests",
+            dependencies: ["LimitedLoginJOSE"]
+        ),
+        .testTarget(
+            name: "LimitedLoginCoreTests",
+            dependencies: ["LimitedLoginCore", "LimitedLoginJOSE"]
+        ),
+        .testTarget(
+            name: "LimitedLoginVerifierTests",
+            dependencies: [
+                "LimitedLoginVerifier",
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "LimitedLoginCLITests",
+            dependencies: ["LimitedLoginJOSE"]
+        ),
+    ]
+)

@@ -1,0 +1,23 @@
+import LimitedLoginJOSE
+
+/// A place, as in the `user_hometown` and `user_location` claims: `{"id":"…","name":"…"}`.
+public struct Location: Sendable, Equatable, Hashable, Codable {
+    public let id: String
+    public let name: String
+
+    /// A place, or nil when the ID or name is empty.
+    public init?(id: String, name: String) {
+        guard !id.isEmpty, !name.isEmpty else { return nil }
+        self.id = id
+        self.name = name
+    }
+
+    /// Reads `{"id":"…","name":"…"}`; nil for anything else, so a malformed claim is dropped.
+    public init?(json: JSONValue) {
+        guard let members = json.objectValue, let id = members["id"]?.stringValue,
+              let name = members["name"]?.stringValue else { return nil }
+        self.init(id: id, name: name)
+    }
+
+    public var json: JSONValue { .object(["id": .string(id), "name": .string(name)]) }
+}

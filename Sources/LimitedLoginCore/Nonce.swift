@@ -1,0 +1,18 @@
+/// The rule for a login nonce, shared by the configuration, the dialog and the SDK.
+public enum Nonce {
+    /// True when `nonce` is non-empty and has no whitespace, control or invisible formatting character.
+    ///
+    /// The iOS SDK documents that a nonce must be "a non-empty string without whitespace"; control and
+    /// invisible formatting characters (zero-width space, byte-order mark) are refused too, because a
+    /// nonce that looks equal but is not will fail verification in a way nobody can see.
+    public static func isValid(_ nonce: String) -> Bool {
+        guard !nonce.isEmpty else { return false }
+        return nonce.unicodeScalars.allSatisfy { scalar in
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator: return false
+            default: return !properties.isWhitespace
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import LimitedLoginJOSE
+
+/// The age bracket a person is in, such as `{"min":21}` or `{"min":18,"max":20}`.
+public struct UserAgeRange: Sendable, Equatable, Hashable, Codable {
+    /// Lower bound, inclusive.
+    public let min: Int?
+    /// Upper bound, inclusive.
+    public let max: Int?
+
+    /// A range, or nil when it has no bound, a negative bound, or `min > max`.
+    public init?(min: Int?, max: Int?) {
+        if min == nil, max == nil { return nil }
+        if let min, min < 0 { return nil }
+        if let max, max < 0 { return nil }
+        if let min, let max, min > max { return nil }
+        self.min = min
+        self.max = max
+    }
+
+    /// Reads `{"min":…,"max":…}`; nil for anything else, so a malformed claim is dropped.
+    public init?(json: JSONValue) {
+        guard let members = json.objectValue else { return nil }
+        var bounds: [String: Int] = [:]
+        for (key, value) in members {
+            guard key == "min" || key == "max", let number = value.integerValue else { return nil }
+            bounds[key] = number
+        }
+        self.init(min: bounds["min"], max: bounds["max"])
+    }
+
+    public var json: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if let min { members["min"] = .number(Double(min)) }
+        if let max { members["max"] = .number(Double(max)) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,87 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Why a key set or discovery document could not be fetched.
+public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
+    case insecureURL(String)
+    case redirectRefused(status: Int, location: String?)
+    case httpStatus(Int)
+    case tooLarge(limit: Int)
+    case transport(String)
+    case invalidDocument(String)
+
+    public var description: String {
+        switch self {
+        case .insecureURL(let url):
+            return "\(url) is not https (plain http is allowed only to a loopback address)"
+        case .redirectRefused(let status, let location):
+            return "the server answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
+        case .httpStatus(let status): return "the server answered HTTP \(status)"
+        case .tooLarge(let limit): return "the document is larger than \(limit) bytes"
+        case .transport(let reason): return "the request failed: \(reason)"
+        case .invalidDocument(let reason): return "the document is not valid: \(reason)"
+        }
+    }
+}
+
+/// Fetches small JSON documents (key sets, discovery) without following redirects.
+///
+/// A key set reached through a redirect is a key set chosen by whoever controls the redirect, so a 3xx
+/// answer is a failure, not a hint.
+struct DocumentFetcher: Sendable {
+    var timeout: TimeAmount
+    var maximumSize: Int
+
+    /// One client for the process, like `HTTPClient.shared`, but never following redirects.
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
+    )
+
+    struct Document {
+        var body: [UInt8]
+        var cacheControl: CacheControl
+    }
+
+    /// True when the URL is https, or http to a loopback host.
+    static func isAcceptable(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http":
+            let host = url.host?.lowercased() ?? ""
+            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        default: return false
+        }
+    }
+
+    func fetch(_ url: URL) async throws(FetchError) -> Document {
+        guard Self.isAcceptable(url) else { throw .insecureURL(url.absoluteString) }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPClientResponse
+        do {
+            response = try await Self.client.execute(request, timeout: timeout)
+        } catch {
+            throw .transport(String(describing: error))
+        }
+        let status = Int(response.status.code)
+        if (300..<400).contains(status) {
+            throw .redirectRefused(status: status, location: response.headers.first(name: "Location"))
+        }
+        guard status == 200 else { throw .httpStatus(status) }
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: maximumSize)
+        } catch is NIOTooManyBytesError {
+            throw .tooLarge(limit: maximumSize)
+        } catch {
+            throw .transport(String(describing: error))
+        }
+        return Document(
+            body: Array(body.readableBytesView),
+            cacheControl: CacheControl(headerValues: response.headers["Cache-Control"])
+        )
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+
+/// How a token's `nonce` is checked; always chosen explicitly for each verification.
+public enum NonceCheck: Sendable, Equatable {
+    /// The nonce must equal this value exactly (what the app passed to the login).
+    case exact(String)
+    /// The nonce must be the lowercase hex SHA-256 of this raw nonce (the Firebase convention: the app
+    /// sends the hash to the login and keeps the raw value to prove it later).
+    case sha256OfRawNonce(String)
+    /// The nonce is not compared. Opt in only for tokens an SDK refreshed with a nonce of its own.
+    case notChecked
+
+    /// The value the token's nonce must equal, or nil when not checked.
+    var expectedValue: String? {
+        switch self {
+        case .exact(let nonce): return nonce
+        case .sha256OfRawNonce(let raw): return Self.sha256Hex(raw)
+        case .notChecked: return nil
+        }
+    }
+
+    /// Lowercase hex of SHA-256 over the UTF-8 bytes.
+    public static func sha256Hex(_ text: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var output = [UInt8]()
+        output.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(text.utf8)) {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Compares two strings' UTF-8 bytes in time that depends only on their lengths.
+func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    let left = Array(lhs.utf8)
+    let right = Array(rhs.utf8)
+    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+    if left.count != right.count { difference |= 1 }
+    let length = min(left.count, right.count)
+    for index in 0..<length { difference |= left[index] ^ right[index] }
+    return difference == 0
+}

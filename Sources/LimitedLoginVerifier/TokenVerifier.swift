@@ -1,0 +1,148 @@
+import Foundation
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// An ID token that passed every check.
+public struct VerifiedIDToken: Sendable {
+    /// The token as received.
+    public let tokenString: String
+    /// The `kid` of the key that signed it.
+    public let keyID: String
+    /// The protected header.
+    public let header: [String: JSONValue]
+    /// The whole payload, including claims this library does not model.
+    public let payload: [String: JSONValue]
+    /// The Limited Login claims.
+    public let claims: AuthenticationTokenClaims
+}
+
+/// Decides whether a Limited Login ID token is authentic (SPEC section 8).
+///
+/// The algorithm is fixed to RS256 by this type, never taken from the token; keys come only from the
+/// configured key set. Checks run in this order, and the first failure is reported: size and form, header,
+/// key, signature, claims, nonce.
+///
+/// Keep one verifier (and so one key-set cache) for the life of the process.
+public struct TokenVerifier: Sendable {
+    public let configuration: VerifierConfiguration
+    public let keys: any KeySetProvider
+    public let clock: any VerifierClock
+
+    private static let forbiddenHeaderParameters = ["crit", "jku", "jwk", "x5u", "x5c"]
+    private let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
+
+    public init(configuration: VerifierConfiguration, keys: any KeySetProvider, clock: any VerifierClock = SystemClock()) {
+        self.configuration = configuration
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// Verifies a token; throws the precise reason when it is not acceptable.
+    public func verify(_ token: String, nonce: NonceCheck) async throws(TokenVerificationError) -> VerifiedIDToken {
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: token, maximumSize: configuration.maximumTokenSize, json: json)
+        } catch {
+            throw TokenVerificationError(error)
+        }
+        let keyID = try checkHeader(jws.header)
+        let key: RS256PublicKey
+        do {
+            key = try await keys.key(for: keyID)
+        } catch {
+            switch error {
+            case .unknownKey(let id): throw .unknownKey(id)
+            case .unusableKey(let id, let reason): throw .unusableKey(keyID: id, reason)
+            case .ambiguousKey(let id): throw .ambiguousKey(id)
+            case .keySetUnavailable(let reason): throw .keySetUnavailable(reason)
+            }
+        }
+        guard key.isValidSignature(jws.signature, for: jws.signingInput) else { throw .invalidSignature }
+        let claims = try checkClaims(jws.payload, nonce: nonce)
+        return VerifiedIDToken(tokenString: token, keyID: keyID, header: jws.header, payload: jws.payload, claims: claims)
+    }
+
+    /// Checks the header and returns the `kid`.
+    private func checkHeader(_ header: [String: JSONValue]) throws(TokenVerificationError) -> String {
+        guard let algorithm = header["alg"] else { throw .missingAlgorithm }
+        guard let algorithmName = algorithm.stringValue else { throw .algorithmNotAllowed("\(algorithm.typeName) value") }
+        guard algorithmName == "RS256" else { throw .algorithmNotAllowed(algorithmName) }
+        for name in Self.forbiddenHeaderParameters where header[name] != nil {
+            throw .forbiddenHeaderParameter(name)
+        }
+        if let type = header["typ"] {
+            guard let typeName = type.stringValue else { throw .unsupportedType("\(type.typeName) value") }
+            guard typeName == "JWT" else { throw .unsupportedType(typeName) }
+        }
+        guard let keyIDValue = header["kid"] else { throw .missingKeyID }
+        guard let keyID = keyIDValue.stringValue else { throw .invalidKeyID("it is a \(keyIDValue.typeName), not a string") }
+        guard !keyID.isEmpty else { throw .invalidKeyID("it is empty") }
+        let length = keyID.count
+        guard length <= configuration.maximumKeyIDLength else {
+            throw .invalidKeyID("\(length) characters, the limit is \(configuration.maximumKeyIDLength)")
+        }
+        return keyID
+    }
+
+    private func checkClaims(_ payload: [String: JSONValue], nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
+        let claims: AuthenticationTokenClaims
+        do {
+            claims = try AuthenticationTokenClaims(payload: payload)
+        } catch {
+            switch error {
+            case .missing(let name): throw .missingClaim(name)
+            case .wrongType(let name, let expected): throw .invalidClaimType(name, expected: expected)
+            case .empty(let name): throw .emptyClaim(name)
+            }
+        }
+        guard configuration.allowedIssuers.contains(claims.iss) else { throw .issuerNotAllowed(claims.iss) }
+        guard claims.aud == configuration.appID else {
+            throw .audienceMismatch(expected: configuration.appID, actual: claims.aud)
+        }
+        let now = clock.now
+        let leeway = configuration.leeway
+        guard now.timeIntervalSince(claims.exp) <= leeway else { throw .expired(expiredAt: claims.exp, now: now) }
+        guard claims.iat.timeIntervalSince(now) <= leeway else { throw .issuedInFuture(issuedAt: claims.iat, now: now) }
+        guard now.timeIntervalSince(claims.iat) <= configuration.maximumTokenAge + leeway else {
+            throw .issuedTooLongAgo(issuedAt: claims.iat, maximumAge: configuration.maximumTokenAge)
+        }
+        if let expected = nonce.expectedValue, !constantTimeEquals(claims.nonce, expected) {
+            throw .nonceMismatch
+        }
+        return claims
+    }
+}
+
+extension TokenVerifier {
+    /// A verifier for tokens from the real service (`limited.facebook.com`), for this app.
+    public static func facebook(
+        appID: String,
+        policy: RemoteKeySet.Policy = .init(),
+        clock: any VerifierClock = SystemClock()
+    ) -> TokenVerifier {
+        TokenVerifier(
+            configuration: .facebook(appID: appID),
+            keys: RemoteKeySet(url: VerifierConfiguration.facebookKeySetURL, policy: policy, clock: clock),
+            clock: clock
+        )
+    }
+
+    /// A verifier for tokens from any OpenID provider (a Limited Login provider of this project, say):
+    /// the issuer and key set come from its discovery document.
+    public static func provider(
+        discoveryURL: URL,
+        appID: String,
+        policy: RemoteKeySet.Policy = .init(),
+        clock: any VerifierClock = SystemClock()
+    ) async throws(FetchError) -> TokenVerifier {
+        let discovery = try await ProviderDiscovery.fetch(discoveryURL, timeout: policy.requestTimeout)
+        guard DocumentFetcher.isAcceptable(discovery.keySetURL) else {
+            throw .insecureURL(discovery.keySetURL.absoluteString)
+        }
+        return TokenVerifier(
+            configuration: VerifierConfiguration(appID: appID, allowedIssuers: [discovery.issuer]),
+            keys: RemoteKeySet(url: discovery.keySetURL, policy: policy, clock: clock),
+            clock: clock
+        )
+    }
+}
