@@ -66,13 +66,23 @@ let package = Package(
                 "LimitedLoginVerifier",
             ]
         ),
+        .target(
+            name: "LimitedLoginTestSupport",
+            dependencies: [
+                "LimitedLoginJOSE",
+                "LimitedLoginCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LimitedLoginTestSupport"
+        ),
         .testTarget(
             name: "LimitedLoginJOSETests",
-            dependencies: ["LimitedLoginJOSE"]
+            dependencies: ["LimitedLoginJOSE", "LimitedLoginTestSupport"]
         ),
         .testTarget(
             name: "LimitedLoginCoreTests",
-            dependencies: ["LimitedLoginCore", "LimitedLoginJOSE"]
+            dependencies: ["LimitedLoginCore", "LimitedLoginJOSE", "LimitedLoginTestSupport"]
         ),
         .testTarget(
             name: "LimitedLoginVerifierTests",
@@ -80,13 +90,12 @@ let package = Package(
                 "LimitedLoginVerifier",
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "LimitedLoginTestSupport",
             ]
         ),
         .testTarget(
             name: "LimitedLoginCLITests",
-            dependencies: ["LimitedLoginJOSE"]
+            dependencies: ["LimitedLoginJOSE", "LimitedLoginTestSupport", "limited-login"]
         ),
     ]
 )

@@ -84,7 +84,6 @@ public enum Base64URL {
     /// Decodes canonical unpadded base64url from raw bytes, refusing every other spelling.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) throws(Base64URLError) -> [UInt8] {
         let count = input.count
-        if count % 4 == 1 { throw .impossibleLength(count) }
         var output = [UInt8]()
         output.reserveCapacity(count * 3 / 4)
         try decodeTable.withUnsafeBufferPointer { table throws(Base64URLError) in
@@ -104,14 +103,21 @@ public enum Base64URL {
                 index += 4
             }
             switch count - index {
+            case 1:
+                // Report a bad character before the bad length: it says more about what went wrong.
+                _ = try value(at: index)
+                throw .impossibleLength(count)
             case 2:
+                let first = try value(at: index)
                 let last = try value(at: index + 1)
-                let chunk = try value(at: index) << 18 | last << 12
+                let chunk = first << 18 | last << 12
                 if last & 0x0F != 0 { throw .nonZeroTrailingBits }
                 output.append(UInt8(truncatingIfNeeded: chunk >> 16))
             case 3:
+                let first = try value(at: index)
+                let second = try value(at: index + 1)
                 let last = try value(at: index + 2)
-                let chunk = try value(at: index) << 18 | value(at: index + 1) << 12 | last << 6
+                let chunk = first << 18 | second << 12 | last << 6
                 if last & 0x03 != 0 { throw .nonZeroTrailingBits }
                 output.append(UInt8(truncatingIfNeeded: chunk >> 16))
                 output.append(UInt8(truncatingIfNeeded: chunk >> 8))

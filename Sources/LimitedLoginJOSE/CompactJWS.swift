@@ -90,12 +90,8 @@ public struct CompactJWS: Sendable {
             throw .wrongSegmentCount(count)
         }
         func decode(_ range: Range<Int>, _ segment: JWSSegment) throws(JWSParseError) -> [UInt8] {
-            do {
-                return try Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[range]))
-            } catch {
-                if case .invalidCharacter(let byte, let offset) = error {
-                    throw .invalidBase64URL(segment, .invalidCharacter(byte, offset: offset - range.lowerBound))
-                }
+            // Offsets in the error are within the segment.
+            do { return try Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[range])) } catch {
                 throw .invalidBase64URL(segment, error)
             }
         }

@@ -105,3 +105,36 @@ extension TokenVerificationError {
         }
     }
 }
+
+extension TokenVerificationError {
+    /// A stable snake_case name for the cause, for logs and JSON output.
+    public var code: String {
+        switch self {
+        case .tokenTooLarge: return "token_too_large"
+        case .wrongSegmentCount: return "wrong_segment_count"
+        case .invalidBase64URL: return "invalid_base64url"
+        case .invalidJSON: return "invalid_json"
+        case .notAJSONObject: return "not_a_json_object"
+        case .missingAlgorithm: return "missing_algorithm"
+        case .algorithmNotAllowed: return "algorithm_not_allowed"
+        case .forbiddenHeaderParameter: return "forbidden_header_parameter"
+        case .missingKeyID: return "missing_key_id"
+        case .invalidKeyID: return "invalid_key_id"
+        case .unsupportedType: return "unsupported_type"
+        case .unknownKey: return "unknown_key"
+        case .unusableKey: return "unusable_key"
+        case .ambiguousKey: return "ambiguous_key"
+        case .keySetUnavailable: return "key_set_unavailable"
+        case .invalidSignature: return "invalid_signature"
+        case .missingClaim: return "missing_claim"
+        case .invalidClaimType: return "invalid_claim_type"
+        case .emptyClaim: return "empty_claim"
+        case .issuerNotAllowed: return "issuer_not_allowed"
+        case .audienceMismatch: return "audience_mismatch"
+        case .expired: return "expired"
+        case .issuedInFuture: return "issued_in_future"
+        case .issuedTooLongAgo: return "issued_too_long_ago"
+        case .nonceMismatch: return "nonce_mismatch"
+        }
+    }
+}

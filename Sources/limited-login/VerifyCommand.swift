@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import LimitedLoginJOSE
+import LimitedLoginVerifier
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify an ID token: signature, issuer, audience, times and nonce.",
+        discussion: """
+            Exits 0 and prints the claims when the token is valid; exits 1 with the precise reason when not.
+            With no key-set option the token is checked against the real service (limited.facebook.com).
+            """
+    )
+
+    @Argument(help: "The ID token. Leave out, or use '-', to read it from standard input.")
+    var token: String?
+
+    @Option(name: .customLong("app-id"), help: "The app ID the token must be for (its 'aud').")
+    var appID: String
+
+    @Option(help: "The nonce the token must carry, exactly.")
+    var nonce: String?
+
+    @Option(name: .customLong("raw-nonce"), help: "A raw nonce whose SHA-256 hex the token must carry (Firebase style).")
+    var rawNonce: String?
+
+    @Flag(name: .customLong("no-nonce"), help: "Do not check the nonce (for tokens an SDK refreshed with its own).")
+    var noNonce = false
+
+    @Option(name: .customLong("jwks-url"), help: "Take keys from this key set instead of the real service's; issuers stay the real service's unless --issuer is given.")
+    var jwksURL: String?
+
+    @Option(name: .customLong("discovery-url"), help: "Take the issuer and key set from this provider's OpenID discovery document.")
+    var discoveryURL: String?
+
+    @Option(name: .customLong("issuer"), help: "An accepted issuer, exactly (repeat for several). Replaces the default issuers.")
+    var issuers: [String] = []
+
+    @Option(help: "Allowed clock skew in seconds.")
+    var leeway: Double = 60
+
+    @Option(name: .customLong("max-age"), help: "The oldest 'iat' accepted, in seconds.")
+    var maxAge: Double = 3600
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func validate() throws {
+        let nonceOptions = [nonce != nil, rawNonce != nil, noNonce].filter { $0 }.count
+        if nonceOptions != 1 {
+            throw ValidationError("choose exactly one of --nonce, --raw-nonce or --no-nonce")
+        }
+        if jwksURL != nil, discoveryURL != nil {
+            throw ValidationError("give --jwks-url or --discovery-url, not both")
+        }
+        for (name, value) in [("--jwks-url", jwksURL), ("--discovery-url", discoveryURL)] {
+            if let value, URL(string: value)?.host == nil {
+                throw ValidationError("\(name) must be an absolute URL, got \"\(value)\"")
+            }
+        }
+        if leeway < 0 || maxAge <= 0 { throw ValidationError("--leeway must be >= 0 and --max-age > 0") }
+    }
+
+    func run() async throws {
+        let tokenText: String
+        do { tokenText = try TokenInput.read(token) } catch { throw CommandFailure.fail("error: \(error)", code: 2) }
+        let nonceCheck: NonceCheck
+        if let nonce { nonceCheck = .exact(nonce) } else if let rawNonce { nonceCheck = .sha256OfRawNonce(rawNonce) } else { nonceCheck = .notChecked }
+
+        var verifier: TokenVerifier
+        if let discoveryURL, let url = URL(string: discoveryURL) {
+            do {
+                verifier = try await TokenVerifier.provider(discoveryURL: url, appID: appID)
+            } catch {
+                throw CommandFailure.fail("error: cannot read the discovery document at \(discoveryURL): \(error)", code: 2)
+            }
+        } else if let jwksURL, let url = URL(string: jwksURL) {
+            verifier = TokenVerifier(
+                configuration: .facebook(appID: appID),
+                keys: RemoteKeySet(url: url)
+            )
+        } else {
+            verifier = .facebook(appID: appID)
+        }
+        var configuration = verifier.configuration
+        if !issuers.isEmpty { configuration.allowedIssuers = Set(issuers) }
+        configuration.leeway = leeway
+        configuration.maximumTokenAge = maxAge
+        verifier = TokenVerifier(configuration: configuration, keys: verifier.keys, clock: verifier.clock)
+
+        do {
+            let verified = try await verifier.verify(tokenText, nonce: nonceCheck)
+            if json {
+                let output: JSONValue = [
+                    "valid": true, "header": .object(verified.header), "claims": .object(verified.payload),
+                ]
+                printLine(JSONSerializer.prettyPrinted(output))
+            } else {
+                printLine("valid: signed by key \"\(verified.keyID)\", issued by \(verified.claims.iss) for app \(verified.claims.aud) to \(verified.claims.sub)")
+                printLine(JSONSerializer.prettyPrinted(.object(verified.payload)))
+            }
+        } catch {
+            if json {
+                let output: JSONValue = ["valid": false, "error": .string(error.code), "message": .string(error.description)]
+                printLine(JSONSerializer.prettyPrinted(output))
+                throw ExitCode(1)
+            }
+            throw CommandFailure.fail("invalid: \(error.description)")
+        }
+    }
+}

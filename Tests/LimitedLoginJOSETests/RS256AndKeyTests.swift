@@ -1,0 +1,125 @@
+import Foundation
+import LimitedLoginTestSupport
+import Testing
+import _CryptoExtras
+@testable import LimitedLoginJOSE
+
+@Suite("RS256 keys, JWK and JWKS")
+struct RS256AndKeyTests {
+    let key = TestKeys.primary
+
+    @Test("a signature verifies with the matching key only, and not over other bytes")
+    func signAndVerify() throws {
+        let message = Array("header.payload".utf8)
+        let signature = try key.sign(message)
+        #expect(signature.count == 256)
+        #expect(key.publicKey.isValidSignature(signature, for: message))
+        #expect(!key.publicKey.isValidSignature(signature, for: Array("header.payloaD".utf8)))
+        #expect(!TestKeys.secondary.publicKey.isValidSignature(signature, for: message))
+        var flipped = signature
+        flipped[100] ^= 0x01
+        #expect(!key.publicKey.isValidSignature(flipped, for: message))
+        // A signature of the wrong length is refused before any arithmetic, including a leading-zero pad.
+        #expect(!key.publicKey.isValidSignature([0] + signature, for: message))
+        #expect(!key.publicKey.isValidSignature(Array(signature.dropLast()), for: message))
+        #expect(!key.publicKey.isValidSignature([], for: message))
+    }
+
+    @Test("a PKCS#1 v1.5 signature is not accepted as PSS and vice versa")
+    func paddingIsFixed() throws {
+        let message = Array("m".utf8)
+        let pss = try key.key.signature(for: message, padding: .PSS)
+        #expect(!key.publicKey.isValidSignature(Array(pss.rawRepresentation), for: message))
+    }
+
+    @Test("a JWK round-trips and names RS256 for signatures")
+    func jwkRoundTrip() throws {
+        let jwk = RSAJSONWebKey(publicKey: key.publicKey, keyID: "k1")
+        guard case .object(let members) = jwk.json else { Issue.record("not an object"); return }
+        #expect(members["kty"] == "RSA")
+        #expect(members["alg"] == "RS256")
+        #expect(members["use"] == "sig")
+        #expect(members["e"] == "AQAB")
+        let read = try RSAJSONWebKey(json: members)
+        #expect(read == jwk)
+        let message = Array("x".utf8)
+        #expect(try read.publicKey().isValidSignature(try key.sign(message), for: message))
+    }
+
+    @Test("a JWK that is not an RS256 signature key is refused with its reason")
+    func jwkRefusals() throws {
+        guard case .object(let good) = RSAJSONWebKey(publicKey: key.publicKey, keyID: "k1").json else { return }
+        func refused(_ change: (inout [String: JSONValue]) -> Void) -> JWKError? {
+            var members = good
+            change(&members)
+            do { _ = try RSAJSONWebKey(json: members).publicKey(); return nil } catch { return error }
+        }
+        #expect(refused { $0["kty"] = "EC" } == .notRSA(keyType: "EC"))
+        #expect(refused { $0["alg"] = "RS512" } == .algorithmMismatch("RS512"))
+        #expect(refused { $0["alg"] = "HS256" } == .algorithmMismatch("HS256"))
+        #expect(refused { $0["use"] = "enc" } == .useMismatch("enc"))
+        #expect(refused { $0["key_ops"] = ["sign"] } == .operationsExcludeVerify)
+        #expect(refused { $0["d"] = "AQAB" } == .containsPrivateKey)
+        #expect(refused { $0["kid"] = nil } == .missingMember("kid"))
+        #expect(refused { $0["n"] = 5 } == .wrongType(member: "n", expected: "string"))
+        #expect(refused { $0["n"] = "a+b" } == .invalidBase64URL(member: "n", .invalidCharacter(UInt8(ascii: "+"), offset: 1)))
+        // 1024-bit and 8200-bit moduli are outside 2048...4096.
+        let small = Base64URL.encode([0x80] + [UInt8](repeating: 1, count: 127))
+        #expect(refused { $0["n"] = .string(small) } == .key(.keySizeOutOfRange(bits: 1024, allowed: 2048...4096)))
+        let large = Base64URL.encode([0x80] + [UInt8](repeating: 1, count: 1024))
+        #expect(refused { $0["n"] = .string(large) } == .key(.keySizeOutOfRange(bits: 8200, allowed: 2048...4096)))
+    }
+
+    @Test("a real 1024-bit RSA key is refused")
+    func weakKey() throws {
+        let weak = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
+        #expect(throws: RSAKeyError.keySizeOutOfRange(bits: 1024, allowed: 2048...4096)) { try RS256PrivateKey(weak) }
+        #expect(throws: RSAKeyError.keySizeOutOfRange(bits: 1024, allowed: 2048...4096)) { try RS256PublicKey(weak.publicKey) }
+    }
+
+    @Test("a key set keeps usable keys, reports unusable and duplicated kids, and skips keys without kid")
+    func keySet() throws {
+        let good = RSAJSONWebKey(publicKey: key.publicKey, keyID: "good").json
+        let other = RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "dup").json
+        let document: JSONValue = ["keys": [
+            good, other, RSAJSONWebKey(publicKey: key.publicKey, keyID: "dup").json,
+            ["kty": "EC", "kid": "ec", "crv": "P-256", "x": "AA", "y": "AA"],
+            ["kty": "RSA", "n": "AQAB", "e": "AQAB"],
+        ]]
+        let set = try JSONWebKeySet(parsing: JSONSerializer.serialize(document))
+        guard case .found = set.lookup("good") else { Issue.record("good key not found"); return }
+        guard case .ambiguous = set.lookup("dup") else { Issue.record("duplicate kid not ambiguous"); return }
+        guard case .unusable(.notRSA(keyType: "EC")) = set.lookup("ec") else { Issue.record("EC key not unusable"); return }
+        guard case .missing = set.lookup("absent") else { Issue.record("absent key found"); return }
+        #expect(set.keyIDs == ["good", "dup", "ec"])
+    }
+
+    @Test("a key-set document that is not a key set is refused")
+    func keySetRefusals() {
+        #expect(throws: JWKSetError.notAnObject) { try JSONWebKeySet(parsing: Array("[]".utf8)) }
+        #expect(throws: JWKSetError.missingKeys) { try JSONWebKeySet(parsing: Array("{}".utf8)) }
+        #expect(throws: JWKSetError.keysNotAnArray) { try JSONWebKeySet(parsing: Array(#"{"keys":{}}"#.utf8)) }
+        #expect(throws: JWKSetError.invalidJSON(.duplicateMemberName("keys"))) {
+            try JSONWebKeySet(parsing: Array(#"{"keys":[],"keys":[]}"#.utf8))
+        }
+    }
+
+    @Test("the certificate map serves PEM certificates whose keys verify the signing key's tokens")
+    func certificates() throws {
+        let pem = try CertificateMap.selfSignedCertificatePEM(for: key, commonName: "provider.test", notBefore: Date())
+        #expect(pem.hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let document = CertificateMap.document(["k1": pem])
+        let keys = try CertificateMap.publicKeys(fromDocument: document)
+        let message = Array("signed".utf8)
+        #expect(keys["k1"]?.isValidSignature(try key.sign(message), for: message) == true)
+        #expect(throws: CertificateMapError.notAString(keyID: "k1")) { try CertificateMap.publicKeys(fromDocument: Array(#"{"k1":1}"#.utf8)) }
+        #expect(throws: CertificateMapError.notAnObject) { try CertificateMap.publicKeys(fromDocument: Array("[]".utf8)) }
+    }
+
+    @Test("private keys survive a PEM round trip")
+    func privateKeyPEM() throws {
+        let restored = try RS256PrivateKey(pem: key.pem)
+        let message = Array("m".utf8)
+        #expect(key.publicKey.isValidSignature(try restored.sign(message), for: message))
+    }
+}
