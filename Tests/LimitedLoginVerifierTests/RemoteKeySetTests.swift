@@ -1,0 +1,276 @@
+import Foundation
+import Hummingbird
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Testing
+@testable import LimitedLoginVerifier
+
+/// These tests run a real key-set server on 127.0.0.1 and count the requests it serves.
+@Suite("RemoteKeySet: caching, refetch, outage and redirects against a loopback server")
+struct RemoteKeySetTests {
+    let factory = TokenFactory()
+
+    func verifier(port: Int, path: String = "/jwks", clock: ManualClock, policy: RemoteKeySet.Policy = .init()) -> (TokenVerifier, RemoteKeySet) {
+        let keys = RemoteKeySet(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, policy: policy, clock: clock)
+        let verifier = TokenVerifier(
+            configuration: VerifierConfiguration(appID: factory.appID, allowedIssuers: [factory.issuer]),
+            keys: keys,
+            clock: clock
+        )
+        return (verifier, keys)
+    }
+
+    func serverOnlyPrimary() -> KeySetServer {
+        KeySetServer(keySet: TestKeys.keySet([("key-1", TestKeys.primary)]))
+    }
+
+    @Test("a warm cache answers without fetching again")
+    func cacheHit() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            for _ in 0..<20 { _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce)) }
+            #expect(server.keySetRequests == 1)
+        }
+    }
+
+    @Test("Cache-Control max-age sets the lifetime; past it the set is fetched again")
+    func expiry() async throws {
+        let server = serverOnlyPrimary()
+        server.update { $0.cacheControl = "public, max-age=600" }
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            clock.advance(by: 599)
+            var later = factory
+            later.now = clock.now
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 1)
+            clock.advance(by: 2)
+            later.now = clock.now
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 2)
+        }
+    }
+
+    @Test("max-age is held within the floor and the ceiling; no-store means the floor")
+    func floorAndCeiling() {
+        let floor: TimeInterval = 60, ceiling: TimeInterval = 86400, fallback: TimeInterval = 3600
+        #expect(CacheControl(headerValues: ["max-age=5"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 60)
+        #expect(CacheControl(headerValues: ["max-age=999999999"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 86400)
+        #expect(CacheControl(headerValues: ["max-age=99999999999999999999999"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 86400)
+        #expect(CacheControl(headerValues: ["no-store"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 60)
+        #expect(CacheControl(headerValues: ["private, max-age=120"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 120)
+        #expect(CacheControl(headerValues: ["max-age=-5"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 3600)
+        #expect(CacheControl(headerValues: []).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 3600)
+    }
+
+    @Test("the floor holds against a server that says max-age=0")
+    func floorAgainstServer() async throws {
+        let server = serverOnlyPrimary()
+        server.update { $0.cacheControl = "max-age=0" }
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            for _ in 0..<5 {
+                _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+                clock.advance(by: 10)
+            }
+            #expect(server.keySetRequests == 1)
+        }
+    }
+
+    @Test("100 concurrent tokens with a new kid cause exactly one refetch, and all verify")
+    func concurrentRefetch() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, keys) = verifier(port: port, clock: clock)
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 1)
+            // Rotation: the server now publishes key-2 as well; the cool-down since the first fetch has passed.
+            server.publish(TestKeys.keySet([("key-1", TestKeys.primary), ("key-2", TestKeys.secondary)]))
+            server.update { $0.delay = .milliseconds(200) }
+            clock.advance(by: 31)
+            var rotated = factory
+            rotated.key = TestKeys.secondary
+            rotated.keyID = "key-2"
+            rotated.now = clock.now
+            let token = rotated.token()
+            let nonce = rotated.nonce
+            let results = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<100 {
+                    group.addTask { (try? await verifier.verify(token, nonce: .exact(nonce))) != nil }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results.count == 100)
+            #expect(results.allSatisfy { $0 })
+            #expect(server.keySetRequests == 2)
+            #expect(keys.fetchCount == 2)
+        }
+    }
+
+    @Test("100 concurrent unknown kids cause one refetch, then the cool-down answers unknownKey without fetching")
+    func unknownKidFloodAndCooldown() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            clock.advance(by: 31)
+            server.update { $0.delay = .milliseconds(200) }
+            var invented = factory
+            invented.keyID = "invented"
+            invented.now = clock.now
+            let token = invented.token()
+            let nonce = invented.nonce
+            let errors = await withTaskGroup(of: TokenVerificationError?.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        do { _ = try await verifier.verify(token, nonce: .exact(nonce)); return nil } catch { return error as? TokenVerificationError }
+                    }
+                }
+                return await group.reduce(into: [TokenVerificationError?]()) { $0.append($1) }
+            }
+            #expect(errors.count == 100)
+            #expect(errors.allSatisfy { $0 == .unknownKey("invented") })
+            #expect(server.keySetRequests == 2)
+            // Within the cool-down: no fetch at all.
+            clock.advance(by: 10)
+            await #expect(throws: TokenVerificationError.unknownKey("invented")) {
+                try await verifier.verify(token, nonce: .exact(invented.nonce))
+            }
+            #expect(server.keySetRequests == 2)
+            // After it: one more.
+            clock.advance(by: 21)
+            await #expect(throws: TokenVerificationError.unknownKey("invented")) {
+                try await verifier.verify(token, nonce: .exact(invented.nonce))
+            }
+            #expect(server.keySetRequests == 3)
+        }
+    }
+
+    @Test("an outage keeps the last good set: a failing refetch does not stop verification")
+    func outageKeepsLastGood() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock, policy: .init(defaultLifetime: 600))
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            // The set expires while the server answers 503, then garbage.
+            server.update { $0.status = .serviceUnavailable }
+            clock.advance(by: 601)
+            var later = factory
+            later.now = clock.now
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 2)
+            // The failed attempt starts a cool-down: the next verification does not hammer the server.
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 2)
+            server.update {
+                $0.status = .ok
+                $0.document = Array("<html>maintenance</html>".utf8)
+            }
+            clock.advance(by: 31)
+            later.now = clock.now
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 3)
+        }
+    }
+
+    @Test("a server that is gone entirely: the last good set still serves")
+    func serverGone() async throws {
+        let server = serverOnlyPrimary()
+        let clock = ManualClock(factory.now)
+        // Warm the cache while the server runs, then take the server away.
+        let (verifier, keys) = try await withLoopbackServer(server.router()) { port in
+            let pair = self.verifier(port: port, clock: clock, policy: RemoteKeySet.Policy(defaultLifetime: 600))
+            _ = try await pair.0.verify(factory.token(), nonce: .exact(factory.nonce))
+            return pair
+        }
+        clock.advance(by: 601)
+        var later = factory
+        later.now = clock.now
+        let verified = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+        #expect(verified.keyID == "key-1")
+        #expect(keys.fetchCount == 2)
+    }
+
+    @Test("with no good set ever fetched, the failure says why: keySetUnavailable")
+    func neverFetched() async throws {
+        let server = serverOnlyPrimary()
+        server.update { $0.status = .internalServerError }
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/jwks: the server answered HTTP 500")) {
+                try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            }
+        }
+    }
+
+    @Test("a redirect is refused, not followed")
+    func redirectRefused() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, path: "/redirect", clock: clock)
+            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/redirect: the server answered 302 redirecting to /jwks; redirects are not followed")) {
+                try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            }
+            #expect(server.keySetRequests == 0)
+        }
+    }
+
+    @Test("an oversized key-set document is refused")
+    func oversized() async throws {
+        let server = serverOnlyPrimary()
+        server.update { $0.document = Array(#"{"keys":[],"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 600_000) + Array(#""}"#.utf8) }
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock)
+            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/jwks: the document is larger than 524288 bytes")) {
+                try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            }
+        }
+    }
+
+    @Test("plain http to a non-loopback host is refused without a request")
+    func insecureURL() async {
+        let keys = RemoteKeySet(url: URL(string: "http://keys.example.test/jwks")!, clock: ManualClock(factory.now))
+        await #expect(throws: KeyResolutionError.keySetUnavailable("http://keys.example.test/jwks: http://keys.example.test/jwks is not https (plain http is allowed only to a loopback address)")) {
+            try await keys.key(for: "key-1")
+        }
+    }
+
+    @Test("the provider preset reads issuer and key set from a discovery document")
+    func discoveryPreset() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let verifier = try await TokenVerifier.provider(
+                discoveryURL: URL(string: "http://127.0.0.1:\(port)/.well-known/openid-configuration")!,
+                appID: factory.appID, clock: clock
+            )
+            #expect(verifier.configuration.allowedIssuers == ["https://issuer.test"])
+            let verified = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            #expect(verified.claims.iss == "https://issuer.test")
+            var other = factory
+            other.issuer = "https://www.facebook.com"
+            await #expect(throws: TokenVerificationError.issuerNotAllowed("https://www.facebook.com")) {
+                try await verifier.verify(other.token(), nonce: .exact(factory.nonce))
+            }
+        }
+    }
+
+    @Test("the real-service preset points at limited.facebook.com with its three issuers")
+    func facebookPreset() {
+        let verifier = TokenVerifier.facebook(appID: "42")
+        #expect(verifier.configuration.appID == "42")
+        #expect(verifier.configuration.allowedIssuers.count == 3)
+        #expect((verifier.keys as? RemoteKeySet)?.url.absoluteString == "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Testing
+@testable import LimitedLoginVerifier
+
+@Suite("Verifier: the claims (SPEC 8, fifth rule)")
+struct TokenClaimTests {
+    let fixture = VerifierFixture()
+
+    func token(_ change: (inout [String: JSONValue]) -> Void) -> String { fixture.factory.token(change) }
+
+    @Test("each required claim missing: missingClaim", arguments: ["iss", "aud", "sub", "jti", "nonce", "iat", "exp"])
+    func missing(name: String) async {
+        #expect(await fixture.failure(token { $0[name] = nil }) == .missingClaim(name))
+    }
+
+    @Test("each required claim of the wrong type: invalidClaimType", arguments: ["iss", "aud", "sub", "jti", "nonce", "iat", "exp"])
+    func wrongType(name: String) async {
+        let isDate = name == "iat" || name == "exp"
+        let value: JSONValue = isDate ? "1800000000" : ["1234567890"]
+        #expect(await fixture.failure(token { $0[name] = value }) == .invalidClaimType(name, expected: isDate ? "number" : "string"))
+    }
+
+    @Test("sub, jti and the other string claims empty: emptyClaim", arguments: ["iss", "aud", "sub", "jti", "nonce"])
+    func empty(name: String) async {
+        #expect(await fixture.failure(token { $0[name] = "" }) == .emptyClaim(name))
+    }
+
+    @Test("an issuer outside the exact allow-list, including look-alikes: issuerNotAllowed", arguments: [
+        "https://issuer.test/", "https://issuer.test.attacker.test", "https://evil-issuer.test", "http://issuer.test",
+        "HTTPS://ISSUER.TEST", "https://issuer.test ", "issuer.test",
+    ])
+    func issuer(value: String) async {
+        #expect(await fixture.failure(token { $0["iss"] = .string(value) }) == .issuerNotAllowed(value))
+    }
+
+    @Test("the real service's issuers are exactly three, and a suffix never matches")
+    func facebookIssuers() async throws {
+        let verifier = TokenVerifier(
+            configuration: .facebook(appID: fixture.factory.appID),
+            keys: StaticKeySet(TestKeys.keySet([("key-1", TestKeys.primary)])),
+            clock: fixture.clock
+        )
+        for issuer in ["https://www.facebook.com", "https://facebook.com", "https://limited.facebook.com"] {
+            var factory = fixture.factory
+            factory.issuer = issuer
+            #expect(try await verifier.verify(factory.token(), nonce: .exact(factory.nonce)).claims.iss == issuer)
+        }
+        var factory = fixture.factory
+        factory.issuer = "https://www.facebook.com.attacker.test"
+        await #expect(throws: TokenVerificationError.issuerNotAllowed("https://www.facebook.com.attacker.test")) {
+            try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+        }
+    }
+
+    @Test("an audience that is another app, or an array: the audience errors")
+    func audience() async {
+        #expect(await fixture.failure(token { $0["aud"] = "999" }) == .audienceMismatch(expected: "1234567890", actual: "999"))
+        #expect(await fixture.failure(token { $0["aud"] = "1234567890 " }) == .audienceMismatch(expected: "1234567890", actual: "1234567890 "))
+        #expect(await fixture.failure(token { $0["aud"] = ["1234567890"] }) == .invalidClaimType("aud", expected: "string"))
+    }
+
+    @Test("expiry: within the 60 s leeway passes, beyond it is expired")
+    func expiry() async {
+        let now = fixture.clock.now
+        let exp = now.timeIntervalSince1970 - 59
+        #expect(await fixture.failure(token { $0["exp"] = .number(exp) }) == nil)
+        let past = now.timeIntervalSince1970 - 61
+        #expect(await fixture.failure(token { $0["exp"] = .number(past) }) == .expired(expiredAt: Date(timeIntervalSince1970: past), now: now))
+        fixture.clock.advance(by: 3600 + 61)
+        #expect(await fixture.failure(token { _ in }) == .expired(expiredAt: fixture.factory.now.addingTimeInterval(3600), now: fixture.clock.now))
+    }
+
+    @Test("issued in the future beyond leeway: issuedInFuture")
+    func future() async {
+        let now = fixture.clock.now
+        #expect(await fixture.failure(token { $0["iat"] = .number(now.timeIntervalSince1970 + 59) }) == nil)
+        let future = now.timeIntervalSince1970 + 61
+        #expect(await fixture.failure(token { $0["iat"] = .number(future) }) == .issuedInFuture(issuedAt: Date(timeIntervalSince1970: future), now: now))
+    }
+
+    @Test("issued longer ago than the maximum age, even if not expired: issuedTooLongAgo")
+    func tooOld() async {
+        let now = fixture.clock.now
+        let old = now.timeIntervalSince1970 - 3600 - 61
+        let claimed = token {
+            $0["iat"] = .number(old)
+            $0["exp"] = .number(now.timeIntervalSince1970 + 86400)
+        }
+        #expect(await fixture.failure(claimed) == .issuedTooLongAgo(issuedAt: Date(timeIntervalSince1970: old), maximumAge: 3600))
+    }
+
+    @Test("fractional numeric dates are accepted")
+    func fractional() async {
+        let now = fixture.clock.now.timeIntervalSince1970
+        #expect(await fixture.failure(token {
+            $0["iat"] = .number(now - 0.25)
+            $0["exp"] = .number(now + 3599.75)
+        }) == nil)
+    }
+}
+
+@Suite("Verifier: the nonce policies (SPEC 8, last rule)")
+struct NonceCheckTests {
+    let fixture = VerifierFixture()
+
+    @Test("exact: the same nonce passes, any other fails with nonceMismatch")
+    func exact() async {
+        let token = fixture.factory.token()
+        #expect(await fixture.failure(token, nonce: .exact("nonce-7f3a")) == nil)
+        #expect(await fixture.failure(token, nonce: .exact("nonce-7f3b")) == .nonceMismatch)
+        #expect(await fixture.failure(token, nonce: .exact("nonce-7f3")) == .nonceMismatch)
+        #expect(await fixture.failure(token, nonce: .exact("NONCE-7F3A")) == .nonceMismatch)
+        #expect(await fixture.failure(token, nonce: .exact("")) == .nonceMismatch)
+    }
+
+    @Test("sha256OfRawNonce: the token carries the hex SHA-256 of the raw nonce")
+    func hashed() async {
+        let raw = "raw-secret-nonce"
+        let hashed = NonceCheck.sha256Hex(raw)
+        #expect(hashed.count == 64)
+        let token = fixture.factory.token { $0["nonce"] = .string(hashed) }
+        #expect(await fixture.failure(token, nonce: .sha256OfRawNonce(raw)) == nil)
+        #expect(await fixture.failure(token, nonce: .sha256OfRawNonce("other")) == .nonceMismatch)
+        // The raw nonce itself in the token does not pass the hashed policy, nor the hash the exact one.
+        #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = .string(raw) }, nonce: .sha256OfRawNonce(raw)) == .nonceMismatch)
+        #expect(await fixture.failure(token, nonce: .exact(raw)) == .nonceMismatch)
+        // Uppercase hex is not the convention, so it does not pass.
+        #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = .string(hashed.uppercased()) }, nonce: .sha256OfRawNonce(raw)) == .nonceMismatch)
+    }
+
+    @Test("SHA-256 hex matches a known vector")
+    func vector() {
+        #expect(NonceCheck.sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test("notChecked: any nonce passes, but a missing one is still missingClaim")
+    func notChecked() async {
+        #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = "anything" }, nonce: .notChecked) == nil)
+        #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = nil }, nonce: .notChecked) == .missingClaim("nonce"))
+    }
+
+    @Test("constant-time comparison agrees with equality")
+    func constantTime() {
+        #expect(constantTimeEquals("abc", "abc"))
+        #expect(!constantTimeEquals("abc", "abd"))
+        #expect(!constantTimeEquals("abc", "abcd"))
+        #expect(!constantTimeEquals("", "a"))
+        #expect(constantTimeEquals("", ""))
+        // Lengths that differ by 256 must not wrap to equal.
+        #expect(!constantTimeEquals(String(repeating: "a", count: 256), ""))
+    }
+}
