@@ -1,0 +1,36 @@
+import Foundation
+
+/// `limited-login-bench <benchmark>`: release-mode measurements, each against a baseline in the same run.
+@main
+enum BenchMain {
+    static let usage = """
+        usage: swift run -c release limited-login-bench <benchmark> [--seconds N]
+
+        benchmarks:
+          verify   full ID-token verifications per second with a warm remote key cache,
+                   against bare RS256 signature checks per second on the same token
+        """
+
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var seconds = 2.0
+        if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.count, let value = Double(arguments[index + 1]), value > 0 {
+            seconds = value
+            arguments.removeSubrange(index...(index + 1))
+        }
+        switch arguments.first {
+        case "verify":
+            do {
+                try await VerifyBenchmark(secondsPerRound: seconds).run()
+            } catch {
+                FileHandle.standardError.write(Data("verify benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "-h", "--help", "help":
+            print(usage)
+        default:
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            exit(2)
+        }
+    }
+}

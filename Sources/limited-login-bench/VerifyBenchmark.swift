@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import LimitedLoginJOSE
+import LimitedLoginVerifier
+import Logging
+
+/// Full verifications per second against bare RS256 checks per second, on one token, in one run.
+///
+/// The full path is everything a server does with a token: size check, split, strict base64url, strict
+/// JSON, header rules, key lookup in a warm ``RemoteKeySet`` (fetched once from a loopback server),
+/// the signature, the claims and the nonce. The baseline is the signature check alone (SHA-256 of the
+/// signing input and the RSA operation), which is the physical floor of the work.
+struct VerifyBenchmark {
+    var secondsPerRound: Double
+    let rounds = 3
+
+    func run() async throws {
+        let key = try RS256PrivateKey.generate(bits: 2048)
+        let keySet = JSONWebKeySet(keys: [RSAJSONWebKey(publicKey: key.publicKey, keyID: "bench-key")])
+        let now = Date()
+        let claims: [String: JSONValue] = [
+            "iss": "https://www.facebook.com", "aud": "1234567890", "sub": "1029384756", "jti": "5b1e1b2a-0d4c",
+            "nonce": "bench-nonce", "iat": .number(now.timeIntervalSince1970.rounded()),
+            "exp": .number(now.timeIntervalSince1970.rounded() + 3600), "name": "Ada Lovelace", "given_name": "Ada",
+            "family_name": "Lovelace", "email": "ada@example.test", "picture": "https://example.test/p.jpg",
+            "user_friends": ["555", "777"], "user_birthday": "12/10/1990", "user_age_range": ["min": 21],
+            "user_hometown": ["id": "110", "name": "London"], "user_location": ["id": "111", "name": "Paris"],
+            "user_gender": "female", "user_link": "https://example.test/ada",
+        ]
+        let token = try JWSSigner(privateKey: key, keyID: "bench-key").sign(claims: claims)
+        let jws = try CompactJWS(parsing: token)
+        let publicKey = key.publicKey
+
+        let router = Router()
+        let document = keySet.serialized()
+        router.get("/jwks") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)/jwks") else {
+            throw BenchmarkError.serverDidNotStart
+        }
+        let keys = RemoteKeySet(url: url)
+        let verifier = TokenVerifier(configuration: .facebook(appID: "1234567890"), keys: keys)
+        _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
+
+        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each, one thread")
+        var fullRates: [Double] = []
+        var bareRates: [Double] = []
+        for round in 1...rounds {
+            let bare = measure(seconds: secondsPerRound) {
+                if !publicKey.isValidSignature(jws.signature, for: jws.signingInput) { fatalError("bare check failed") }
+            }
+            let full = try await measureAsync(seconds: secondsPerRound) {
+                _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
+            }
+            bareRates.append(bare)
+            fullRates.append(full)
+            print(String(format: "  round %d: full %.0f/s, bare %.0f/s", round, full, bare))
+        }
+        guard keys.fetchCount == 1 else { throw BenchmarkError.cacheNotWarm(keys.fetchCount) }
+        let full = median(fullRates), bare = median(bareRates)
+        print(String(format: "verify: %.0f/s full, %.0f/s bare signature, ratio %.3f", full, bare, full / bare))
+    }
+
+    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    private func measure(seconds: Double, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        var count = 0
+        while clock.now < deadline {
+            for _ in 0..<64 { body() }
+            count += 64
+        }
+        return Double(count) / (clock.now - start).seconds
+    }
+
+    private func measureAsync(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        var count = 0
+        while clock.now < deadline {
+            for _ in 0..<64 { try await body() }
+            count += 64
+        }
+        return Double(count) / (clock.now - start).seconds
+    }
+}
+
+enum BenchmarkError: Error {
+    case serverDidNotStart
+    case cacheNotWarm(Int)
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
