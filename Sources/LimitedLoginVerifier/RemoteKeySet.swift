@@ -101,13 +101,13 @@ public final class RemoteKeySet: KeySetProvider {
         return try state.withLock { state throws(KeyResolutionError) -> Decision in
             let coolingDown = state.lastAttempt.map { now.timeIntervalSince($0) < policy.cooldown } ?? false
             if let cached = state.cached {
-                if let key = try cached.resolve(keyID) {
-                    if now < state.expiresAt || !mayFetch { return .key(key) }
-                    // Stale: refresh when allowed, and serve the last good set meanwhile otherwise.
+                // Expired: refresh first (unless a fetch failed moments ago), whatever the set says of this kid.
+                if now >= state.expiresAt, mayFetch {
                     if let task = state.inflight { return .wait(task) }
-                    if coolingDown { return .key(key) }
-                    return .wait(startFetch(&state, now: now))
+                    if !coolingDown { return .wait(startFetch(&state, now: now)) }
                 }
+                // Fresh, or the last good set while the server is failing.
+                if let key = try cached.resolve(keyID) { return .key(key) }
                 // Unknown kid: one refetch, unless one just happened.
                 if mayFetch {
                     if let task = state.inflight { return .wait(task) }

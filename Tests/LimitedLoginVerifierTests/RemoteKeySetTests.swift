@@ -199,6 +199,24 @@ struct RemoteKeySetTests {
         #expect(keys.fetchCount == 2)
     }
 
+    @Test("an expired set is refreshed even for a kid it could not use (a duplicated kid, later fixed)")
+    func staleUnusableRefreshes() async throws {
+        let server = KeySetServer(keySet: TestKeys.keySet([("key-1", TestKeys.secondary), ("key-1", TestKeys.primary)]))
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, _) = verifier(port: port, clock: clock, policy: .init(defaultLifetime: 600))
+            await #expect(throws: TokenVerificationError.ambiguousKey("key-1")) {
+                try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            }
+            server.publish(TestKeys.keySet([("key-1", TestKeys.primary)]))
+            clock.advance(by: 601)
+            var later = factory
+            later.now = clock.now
+            _ = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(server.keySetRequests == 2)
+        }
+    }
+
     @Test("with no good set ever fetched, the failure says why: keySetUnavailable")
     func neverFetched() async throws {
         let server = serverOnlyPrimary()
