@@ -84,47 +84,63 @@ public enum Base64URL {
     /// Decodes canonical unpadded base64url from raw bytes, refusing every other spelling.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) throws(Base64URLError) -> [UInt8] {
         let count = input.count
-        var output = [UInt8]()
-        output.reserveCapacity(count * 3 / 4)
-        try decodeTable.withUnsafeBufferPointer { table throws(Base64URLError) in
-            var index = 0
-            @inline(__always) func value(at position: Int) throws(Base64URLError) -> UInt32 {
-                let byte = input[position]
-                let decoded = table[Int(byte)]
-                if decoded == 0xFF { throw .invalidCharacter(byte, offset: position) }
-                return UInt32(decoded)
-            }
-            while index + 4 <= count {
-                let chunk = try value(at: index) << 18 | value(at: index + 1) << 12
-                    | value(at: index + 2) << 6 | value(at: index + 3)
-                output.append(UInt8(truncatingIfNeeded: chunk >> 16))
-                output.append(UInt8(truncatingIfNeeded: chunk >> 8))
-                output.append(UInt8(truncatingIfNeeded: chunk))
-                index += 4
-            }
-            switch count - index {
-            case 1:
-                // Report a bad character before the bad length: it says more about what went wrong.
-                _ = try value(at: index)
-                throw .impossibleLength(count)
-            case 2:
-                let first = try value(at: index)
-                let last = try value(at: index + 1)
-                let chunk = first << 18 | last << 12
-                if last & 0x0F != 0 { throw .nonZeroTrailingBits }
-                output.append(UInt8(truncatingIfNeeded: chunk >> 16))
-            case 3:
-                let first = try value(at: index)
-                let second = try value(at: index + 1)
-                let last = try value(at: index + 2)
-                let chunk = first << 18 | second << 12 | last << 6
-                if last & 0x03 != 0 { throw .nonZeroTrailingBits }
-                output.append(UInt8(truncatingIfNeeded: chunk >> 16))
-                output.append(UInt8(truncatingIfNeeded: chunk >> 8))
-            default:
-                break
+        let fullQuads = count / 4
+        let remainder = count % 4
+        let capacity = fullQuads * 3 + max(0, remainder - 1)
+        var failure: Base64URLError?
+        let output = decodeTable.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+                var read = 0, written = 0
+                // Hot loop: an invalid character shows up as a set high bit in `check`.
+                for _ in 0..<fullQuads {
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])], d = table[Int(input[read + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { break }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: chunk)
+                    read += 4
+                    written += 3
+                }
+                initialized = written
+                if read < fullQuads * 4 {
+                    failure = firstInvalidCharacter(in: input, from: read, table: table)
+                    return
+                }
+                switch remainder {
+                case 1:
+                    // Report a bad character before the bad length: it says more about what went wrong.
+                    failure = firstInvalidCharacter(in: input, from: read, table: table) ?? .impossibleLength(count)
+                case 2:
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
+                    if (a | b) & 0x80 != 0 { failure = firstInvalidCharacter(in: input, from: read, table: table); return }
+                    if b & 0x0F != 0 { failure = .nonZeroTrailingBits; return }
+                    out[written] = a << 2 | b >> 4
+                    initialized = written + 1
+                case 3:
+                    let a = table[Int(input[read])], b = table[Int(input[read + 1])], c = table[Int(input[read + 2])]
+                    if (a | b | c) & 0x80 != 0 { failure = firstInvalidCharacter(in: input, from: read, table: table); return }
+                    if c & 0x03 != 0 { failure = .nonZeroTrailingBits; return }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    out[written] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    initialized = written + 2
+                default:
+                    break
+                }
             }
         }
+        if let failure { throw failure }
         return output
+    }
+
+    private static func firstInvalidCharacter(
+        in input: UnsafeBufferPointer<UInt8>, from start: Int, table: UnsafeBufferPointer<UInt8>
+    ) -> Base64URLError? {
+        for position in start..<input.count where table[Int(input[position])] == 0xFF {
+            return .invalidCharacter(input[position], offset: position)
+        }
+        return nil
     }
 }

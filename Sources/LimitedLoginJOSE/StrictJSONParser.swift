@@ -49,13 +49,18 @@ public struct StrictJSONParser: Sendable {
     }
 
     /// Parses one JSON value that spans the whole input.
-    public func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue where Bytes.Element == UInt8 {
+    public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         if bytes.count > maximumSize { throw .inputTooLarge(size: bytes.count, limit: maximumSize) }
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+        return try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             var reader = Reader(input: buffer, maximumDepth: maximumDepth)
             return try reader.parseDocument()
         }
+    }
+
+    /// Parses one JSON value that spans the whole input, from any byte collection.
+    public func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue where Bytes.Element == UInt8 {
+        if bytes.count > maximumSize { throw .inputTooLarge(size: bytes.count, limit: maximumSize) }
+        return try parse(Array(bytes))
     }
 
     /// Parses a JSON text that must be an object, returning its members.
