@@ -51,7 +51,7 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     public let atHash: String?
 
     /// Reads claims from a token payload.
-    public init(payload: [String: JSONValue]) throws(ClaimsError) {
+    public init(payload: JSONObject) throws(ClaimsError) {
         func required(_ name: String) throws(ClaimsError) -> String {
             guard let value = payload[name] else { throw .missing(name) }
             guard let string = value.stringValue else { throw .wrongType(name, expected: "string") }
@@ -94,8 +94,8 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     }
 
     /// The claims as a JSON payload, with the names SPEC section 3 gives.
-    public var json: [String: JSONValue] {
-        var members: [String: JSONValue] = [
+    public var json: JSONObject {
+        var members: JSONObject = [
             "iss": .string(iss), "aud": .string(aud), "sub": .string(sub), "jti": .string(jti),
             "nonce": .string(nonce),
             "iat": .number(iat.timeIntervalSince1970), "exp": .number(exp.timeIntervalSince1970),

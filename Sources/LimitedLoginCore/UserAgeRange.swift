@@ -29,7 +29,7 @@ public struct UserAgeRange: Sendable, Equatable, Hashable, Codable {
     }
 
     public var json: JSONValue {
-        var members: [String: JSONValue] = [:]
+        var members: JSONObject = [:]
         if let min { members["min"] = .number(Double(min)) }
         if let max { members["max"] = .number(Double(max)) }
         return .object(members)

@@ -67,7 +67,7 @@ public enum CertificateMap {
 
     /// The document for a set of `kid → PEM` certificates.
     public static func document(_ certificates: [String: String]) -> [UInt8] {
-        JSONSerializer.serialize(.object(certificates.mapValues { .string($0) }))
+        JSONSerializer.serialize(.object(JSONObject(certificates.mapValues { .string($0) })))
     }
 
     /// Reads a certificate document and returns each certificate's RS256 public key by `kid`.

@@ -30,9 +30,9 @@ public enum JWSParseError: Error, Equatable, Sendable, CustomStringConvertible {
 /// A compact JWS (RFC 7515 section 7.1) split, decoded and parsed, not yet verified.
 public struct CompactJWS: Sendable {
     /// The protected header's members.
-    public let header: [String: JSONValue]
+    public let header: JSONObject
     /// The payload's members (a JWT's claims).
-    public let payload: [String: JSONValue]
+    public let payload: JSONObject
     /// The raw payload bytes, exactly as signed.
     public let payloadBytes: [UInt8]
     /// The bytes the signature covers: `base64url(header) '.' base64url(payload)`.
@@ -58,7 +58,7 @@ public struct CompactJWS: Sendable {
         let parts = try token.withUTF8 { bytes in
             Result { () throws(JWSParseError) in try Self.split(bytes, maximumSize: maximumSize) }
         }.get()
-        func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> [String: JSONValue] {
+        func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> JSONObject {
             let value: JSONValue
             do { value = try json.parse(bytes) } catch { throw .invalidJSON(segment, error) }
             guard case .object(let members) = value else { throw .notAnObject(segment, foundType: value.typeName) }

@@ -37,14 +37,13 @@ public enum JSONSerializer {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(into: &output, indent: indent, level: level + 1)
-                writeString(key, into: &output)
+                writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
                 if indent != nil { output.append(UInt8(ascii: " ")) }
-                // The key came from `members.keys`, so the lookup cannot miss.
-                write(members[key] ?? .null, into: &output, indent: indent, level: level + 1)
+                write(member.value, into: &output, indent: indent, level: level + 1)
             }
             if !members.isEmpty { newline(into: &output, indent: indent, level: level) }
             output.append(UInt8(ascii: "}"))

@@ -1,13 +1,13 @@
 /// A JSON value read by ``StrictJSONParser`` or built to be serialized.
 ///
-/// Objects are dictionaries because the parser refuses duplicate member names, so nothing is lost.
+/// Objects keep their members in document order; the parser refuses duplicate member names.
 public enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The string, if this is a string.
     public var stringValue: String? {
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -69,7 +69,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(nilLiteral: ()) { self = .null }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var members = [String: JSONValue](minimumCapacity: elements.count)
+        var members = JSONObject(minimumCapacity: elements.count)
         for (key, value) in elements { members[key] = value }
         self = .object(members)
     }

@@ -53,7 +53,7 @@ public struct RSAJSONWebKey: Sendable, Equatable {
     private static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth"]
 
     /// Reads a JWK object, refusing anything that is not an RS256 signature-verification key.
-    public init(json members: [String: JSONValue]) throws(JWKError) {
+    public init(json members: JSONObject) throws(JWKError) {
         func string(_ name: String) throws(JWKError) -> String? {
             guard let value = members[name] else { return nil }
             guard let string = value.stringValue else { throw .wrongType(member: name, expected: "string") }
@@ -84,7 +84,7 @@ public struct RSAJSONWebKey: Sendable, Equatable {
 
     /// The JWK as JSON.
     public var json: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "kty": "RSA",
             "kid": .string(keyID),
             "n": .string(Base64URL.encode(modulus)),

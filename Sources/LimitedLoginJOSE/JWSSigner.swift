@@ -11,8 +11,8 @@ public struct JWSSigner: Sendable {
     }
 
     /// Signs `claims` as a JWT with header `{"alg":"RS256","kid":…,"typ":"JWT"}`.
-    public func sign(claims: [String: JSONValue]) throws(RSAKeyError) -> String {
-        let header: [String: JSONValue] = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
+    public func sign(claims: JSONObject) throws(RSAKeyError) -> String {
+        let header: JSONObject = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
         return try sign(
             headerBytes: JSONSerializer.serialize(.object(header)),
             payloadBytes: JSONSerializer.serialize(.object(claims))

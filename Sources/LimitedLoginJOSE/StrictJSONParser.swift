@@ -64,7 +64,7 @@ public struct StrictJSONParser: Sendable {
     }
 
     /// Parses a JSON text that must be an object, returning its members.
-    public func parseObject<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> [String: JSONValue]? where Bytes.Element == UInt8 {
+    public func parseObject<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONObject? where Bytes.Element == UInt8 {
         try parse(bytes).objectValue
     }
 }
@@ -132,30 +132,43 @@ private struct Reader {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         if depth > maximumDepth { throw .nestingTooDeep(limit: maximumDepth) }
         position += 1
-        var members = [String: JSONValue](minimumCapacity: 16)
+        var entries = [JSONObject.Entry]()
+        entries.reserveCapacity(8)
+        // Past this many members, names are also kept in a set (of bytes: exact, not canonical,
+        // equality) so duplicate checks stay linear.
+        var names: Set<[UInt8]>? = nil
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object(JSONObject(uniqueEntries: entries))
         }
         while true {
             skipWhitespace()
             let byte = try peek()
             guard byte == UInt8(ascii: "\"") else { throw .unexpectedByte(byte, offset: position) }
             let key = try parseString()
+            let fingerprint = JSONObject.fingerprint(of: key)
+            if names != nil {
+                if names?.insert(Array(key.utf8)).inserted == false { throw .duplicateMemberName(key) }
+            } else {
+                for entry in entries where entry.fingerprint == fingerprint && entry.key.hasSameBytes(as: key) {
+                    throw .duplicateMemberName(key)
+                }
+                if entries.count == 32 { names = Set(entries.map { Array($0.key.utf8) } + [Array(key.utf8)]) }
+            }
             skipWhitespace()
             let colon = try peek()
             guard colon == UInt8(ascii: ":") else { throw .unexpectedByte(colon, offset: position) }
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if members.updateValue(value, forKey: key) != nil { throw .duplicateMemberName(key) }
+            entries.append(JSONObject.Entry(fingerprint: fingerprint, key: key, value: value))
             skipWhitespace()
             let separator = try peek()
             position += 1
             switch separator {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return .object(members)
+            case UInt8(ascii: "}"): return .object(JSONObject(uniqueEntries: entries))
             default: throw .unexpectedByte(separator, offset: position - 1)
             }
         }

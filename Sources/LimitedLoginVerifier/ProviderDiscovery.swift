@@ -13,7 +13,7 @@ public struct ProviderDiscovery: Sendable, Equatable {
 
     /// Reads a discovery document.
     public init<Bytes: Collection>(document: Bytes) throws(FetchError) where Bytes.Element == UInt8 {
-        let members: [String: JSONValue]
+        let members: JSONObject
         do {
             guard let object = try StrictJSONParser(maximumSize: 256 * 1024).parse(document).objectValue else {
                 throw FetchError.invalidDocument("the discovery document is not a JSON object")

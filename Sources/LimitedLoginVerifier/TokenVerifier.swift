@@ -9,9 +9,9 @@ public struct VerifiedIDToken: Sendable {
     /// The `kid` of the key that signed it.
     public let keyID: String
     /// The protected header.
-    public let header: [String: JSONValue]
+    public let header: JSONObject
     /// The whole payload, including claims this library does not model.
-    public let payload: [String: JSONValue]
+    public let payload: JSONObject
     /// The Limited Login claims.
     public let claims: AuthenticationTokenClaims
 }
@@ -63,7 +63,7 @@ public struct TokenVerifier: Sendable {
     }
 
     /// Checks the header and returns the `kid`.
-    private func checkHeader(_ header: [String: JSONValue]) throws(TokenVerificationError) -> String {
+    private func checkHeader(_ header: JSONObject) throws(TokenVerificationError) -> String {
         guard let algorithm = header["alg"] else { throw .missingAlgorithm }
         guard let algorithmName = algorithm.stringValue else { throw .algorithmNotAllowed("\(algorithm.typeName) value") }
         guard algorithmName == "RS256" else { throw .algorithmNotAllowed(algorithmName) }
@@ -84,7 +84,7 @@ public struct TokenVerifier: Sendable {
         return keyID
     }
 
-    private func checkClaims(_ payload: [String: JSONValue], nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
+    private func checkClaims(_ payload: JSONObject, nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
         let claims: AuthenticationTokenClaims
         do {
             claims = try AuthenticationTokenClaims(payload: payload)
@@ -95,8 +95,11 @@ public struct TokenVerifier: Sendable {
             case .empty(let name): throw .emptyClaim(name)
             }
         }
-        guard configuration.allowedIssuers.contains(claims.iss) else { throw .issuerNotAllowed(claims.iss) }
-        guard claims.aud == configuration.appID else {
+        // Byte-exact: Swift's == would let a canonically equivalent spelling through.
+        guard configuration.allowedIssuers.contains(where: { $0.hasSameBytes(as: claims.iss) }) else {
+            throw .issuerNotAllowed(claims.iss)
+        }
+        guard claims.aud.hasSameBytes(as: configuration.appID) else {
             throw .audienceMismatch(expected: configuration.appID, actual: claims.aud)
         }
         let now = clock.now

@@ -19,7 +19,7 @@ struct VerifyBenchmark {
         let key = try RS256PrivateKey.generate(bits: 2048)
         let keySet = JSONWebKeySet(keys: [RSAJSONWebKey(publicKey: key.publicKey, keyID: "bench-key")])
         let now = Date()
-        let claims: [String: JSONValue] = [
+        let claims: JSONObject = [
             "iss": "https://www.facebook.com", "aud": "1234567890", "sub": "1029384756", "jti": "5b1e1b2a-0d4c",
             "nonce": "bench-nonce", "iat": .number(now.timeIntervalSince1970.rounded()),
             "exp": .number(now.timeIntervalSince1970.rounded() + 3600), "name": "Ada Lovelace", "given_name": "Ada",

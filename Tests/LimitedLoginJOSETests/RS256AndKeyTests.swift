@@ -49,7 +49,7 @@ struct RS256AndKeyTests {
     @Test("a JWK that is not an RS256 signature key is refused with its reason")
     func jwkRefusals() throws {
         guard case .object(let good) = RSAJSONWebKey(publicKey: key.publicKey, keyID: "k1").json else { return }
-        func refused(_ change: (inout [String: JSONValue]) -> Void) -> JWKError? {
+        func refused(_ change: (inout JSONObject) -> Void) -> JWKError? {
             var members = good
             change(&members)
             do { _ = try RSAJSONWebKey(json: members).publicKey(); return nil } catch { return error }

@@ -34,6 +34,20 @@ struct StrictJSONParserTests {
         #expect(throws: JSONParseError.duplicateMemberName("aud")) { try parse(#"{"aud":"1","\u0061ud":"2"}"#) }
     }
 
+    @Test("names compare byte for byte: canonically equivalent spellings are distinct, not duplicates")
+    func exactNames() throws {
+        // U+212A KELVIN SIGN is canonically equivalent to "K", so Swift's == calls them equal.
+        #expect("\u{212A}" == "K")
+        let object = try #require(try parse(#"{"K":1,"\u212a":2}"#).objectValue)
+        #expect(object.count == 2)
+        #expect(object["K"] == .number(1))
+        #expect(object["\u{212A}"] == .number(2))
+        // Past 32 members the duplicate check uses a set, with the same byte semantics.
+        let many = (0..<40).map { #""m\#($0)":0"# }.joined(separator: ",")
+        #expect(try parse("{\(many),\"K\":1,\"\\u212a\":2}").objectValue?.count == 42)
+        #expect(throws: JSONParseError.duplicateMemberName("m3")) { try parse("{\(many),\"m3\":1}") }
+    }
+
     @Test("refuses invalid UTF-8: overlong, surrogate, truncated, stray continuation, above U+10FFFF")
     func invalidUTF8() {
         let cases: [[UInt8]] = [

@@ -27,7 +27,7 @@ public struct TokenFactory: Sendable {
     }
 
     /// A complete, valid claim set issued at `now`.
-    public var claims: [String: JSONValue] {
+    public var claims: JSONObject {
         [
             "iss": .string(issuer), "aud": .string(appID), "sub": "1029384756", "jti": "jti-0001",
             "nonce": .string(nonce), "iat": .number(now.timeIntervalSince1970),
@@ -42,19 +42,19 @@ public struct TokenFactory: Sendable {
     }
 
     /// The standard header: `{"alg":"RS256","kid":…,"typ":"JWT"}`.
-    public var header: [String: JSONValue] {
+    public var header: JSONObject {
         ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
     }
 
     /// A valid token, with claims changed by `change`.
-    public func token(_ change: (inout [String: JSONValue]) -> Void = { _ in }) -> String {
+    public func token(_ change: (inout JSONObject) -> Void = { _ in }) -> String {
         var claims = self.claims
         change(&claims)
         return token(header: header, claims: claims)
     }
 
     /// A token with this header and claims, signed by ``key``.
-    public func token(header: [String: JSONValue], claims: [String: JSONValue]) -> String {
+    public func token(header: JSONObject, claims: JSONObject) -> String {
         token(headerText: String(decoding: JSONSerializer.serialize(.object(header)), as: UTF8.self),
               payloadText: String(decoding: JSONSerializer.serialize(.object(claims)), as: UTF8.self))
     }

@@ -8,7 +8,7 @@ import Testing
 struct TokenClaimTests {
     let fixture = VerifierFixture()
 
-    func token(_ change: (inout [String: JSONValue]) -> Void) -> String { fixture.factory.token(change) }
+    func token(_ change: (inout JSONObject) -> Void) -> String { fixture.factory.token(change) }
 
     @Test("each required claim missing: missingClaim", arguments: ["iss", "aud", "sub", "jti", "nonce", "iat", "exp"])
     func missing(name: String) async {
@@ -59,6 +59,27 @@ struct TokenClaimTests {
         #expect(await fixture.failure(token { $0["aud"] = "999" }) == .audienceMismatch(expected: "1234567890", actual: "999"))
         #expect(await fixture.failure(token { $0["aud"] = "1234567890 " }) == .audienceMismatch(expected: "1234567890", actual: "1234567890 "))
         #expect(await fixture.failure(token { $0["aud"] = ["1234567890"] }) == .invalidClaimType("aud", expected: "string"))
+    }
+
+    @Test("issuer and audience match byte for byte, not by Unicode canonical equivalence")
+    func exactMatching() async {
+        // U+212A KELVIN SIGN is canonically equivalent to "K": Swift's == would let it through.
+        let verifier = TokenVerifier(
+            configuration: VerifierConfiguration(appID: "K42", allowedIssuers: ["https://K.test"]),
+            keys: StaticKeySet(TestKeys.keySet([("key-1", TestKeys.primary)])),
+            clock: fixture.clock
+        )
+        var factory = fixture.factory
+        factory.issuer = "https://\u{212A}.test"
+        factory.appID = "K42"
+        await #expect(throws: TokenVerificationError.issuerNotAllowed("https://\u{212A}.test")) {
+            try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+        }
+        factory.issuer = "https://K.test"
+        factory.appID = "\u{212A}42"
+        await #expect(throws: TokenVerificationError.audienceMismatch(expected: "K42", actual: "\u{212A}42")) {
+            try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+        }
     }
 
     @Test("expiry: within the 60 s leeway passes, beyond it is expired")

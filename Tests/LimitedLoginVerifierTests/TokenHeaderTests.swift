@@ -8,7 +8,7 @@ import Testing
 struct TokenHeaderTests {
     let fixture = VerifierFixture()
 
-    func token(header change: (inout [String: JSONValue]) -> Void) -> String {
+    func token(header change: (inout JSONObject) -> Void) -> String {
         var header = fixture.factory.header
         change(&header)
         return fixture.factory.token(header: header, claims: fixture.factory.claims)
