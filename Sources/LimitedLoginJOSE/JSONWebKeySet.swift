@@ -82,13 +82,14 @@ public struct JSONWebKeySet: Sendable {
         self.index = index
     }
 
-    /// What the set holds for `keyID`.
+    /// What the set holds for `keyID`, matched byte for byte.
     public func lookup(_ keyID: String) -> KeyLookup {
-        switch index[keyID] {
+        // The dictionary matches by Unicode canonical equivalence; a kid must match exactly.
+        guard let stored = index.index(forKey: keyID), index.keys[stored].hasSameBytes(as: keyID) else { return .missing }
+        switch index.values[stored] {
         case .usable(let key): return .found(key)
         case .unusable(let error): return .unusable(error)
         case .ambiguous: return .ambiguous
-        case nil: return .missing
         }
     }
 

@@ -66,13 +66,13 @@ public struct TokenVerifier: Sendable {
     private func checkHeader(_ header: JSONObject) throws(TokenVerificationError) -> String {
         guard let algorithm = header["alg"] else { throw .missingAlgorithm }
         guard let algorithmName = algorithm.stringValue else { throw .algorithmNotAllowed("\(algorithm.typeName) value") }
-        guard algorithmName == "RS256" else { throw .algorithmNotAllowed(algorithmName) }
+        guard algorithmName.hasSameBytes(as: "RS256") else { throw .algorithmNotAllowed(algorithmName) }
         for name in Self.forbiddenHeaderParameters where header[name] != nil {
             throw .forbiddenHeaderParameter(name)
         }
         if let type = header["typ"] {
             guard let typeName = type.stringValue else { throw .unsupportedType("\(type.typeName) value") }
-            guard typeName == "JWT" else { throw .unsupportedType(typeName) }
+            guard typeName.hasSameBytes(as: "JWT") else { throw .unsupportedType(typeName) }
         }
         guard let keyIDValue = header["kid"] else { throw .missingKeyID }
         guard let keyID = keyIDValue.stringValue else { throw .invalidKeyID("it is a \(keyIDValue.typeName), not a string") }

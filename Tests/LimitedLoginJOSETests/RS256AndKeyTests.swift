@@ -94,6 +94,14 @@ struct RS256AndKeyTests {
         #expect(set.keyIDs == ["good", "dup", "ec"])
     }
 
+    @Test("a kid is matched byte for byte, not by Unicode canonical equivalence")
+    func exactKeyID() throws {
+        let set = TestKeys.keySet([("Key-1", key)])
+        guard case .found = set.lookup("Key-1") else { Issue.record("exact kid not found"); return }
+        // U+212A KELVIN SIGN is canonically equivalent to "K".
+        guard case .missing = set.lookup("\u{212A}ey-1") else { Issue.record("equivalent kid matched"); return }
+    }
+
     @Test("a key-set document that is not a key set is refused")
     func keySetRefusals() {
         #expect(throws: JWKSetError.notAnObject) { try JSONWebKeySet(parsing: Array("[]".utf8)) }
