@@ -20,12 +20,12 @@ public struct UserAgeRange: Sendable, Equatable, Hashable, Codable {
     /// Reads `{"min":…,"max":…}`; nil for anything else, so a malformed claim is dropped.
     public init?(json: JSONValue) {
         guard let members = json.objectValue else { return nil }
-        var bounds: [String: Int] = [:]
+        var min: Int?, max: Int?
         for (key, value) in members {
-            guard key == "min" || key == "max", let number = value.integerValue else { return nil }
-            bounds[key] = number
+            guard let number = value.integerValue else { return nil }
+            if key.hasSameBytes(as: "min") { min = number } else if key.hasSameBytes(as: "max") { max = number } else { return nil }
         }
-        self.init(min: bounds["min"], max: bounds["max"])
+        self.init(min: min, max: max)
     }
 
     public var json: JSONValue {

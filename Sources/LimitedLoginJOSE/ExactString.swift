@@ -6,13 +6,9 @@ extension String {
     /// compared with this instead.
     @inlinable
     public func hasSameBytes(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        var left = self, right = other
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                for index in 0..<leftBytes.count where leftBytes[index] != rightBytes[index] { return false }
-                return true
-            }
-        }
+        // Borrowing views, no copies: copying a String to call a mutating `withUTF8` costs a retain.
+        let left = utf8, right = other.utf8
+        guard left.count == right.count else { return false }
+        return left.elementsEqual(right)
     }
 }

@@ -34,12 +34,14 @@ public struct JSONObject: Sendable {
     /// The name's length (mod 256) and first seven bytes: equal names have equal fingerprints.
     @inlinable
     static func fingerprint(of key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { bytes in
-            var value = UInt64(truncatingIfNeeded: bytes.count) << 56
-            for index in 0..<Swift.min(7, bytes.count) { value |= UInt64(bytes[index]) << (8 * UInt64(index)) }
-            return value
+        let bytes = key.utf8
+        var value = UInt64(truncatingIfNeeded: bytes.count) << 56
+        var shift: UInt64 = 0
+        for byte in bytes.prefix(7) {
+            value |= UInt64(byte) << shift
+            shift += 8
         }
+        return value
     }
 
     /// An empty object.
@@ -66,10 +68,12 @@ public struct JSONObject: Sendable {
     @inlinable
     func index(of key: String) -> Int? {
         let fingerprint = Self.fingerprint(of: key)
-        for index in entries.indices where entries[index].fingerprint == fingerprint {
-            if entries[index].key.hasSameBytes(as: key) { return index }
+        return entries.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].fingerprint == fingerprint {
+                if buffer[index].key.hasSameBytes(as: key) { return index }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The value of the member named `key` (compared byte for byte); setting nil removes the member.
