@@ -41,7 +41,8 @@ public final class RemoteKeySet: KeySetProvider {
             self.maximumLifetime = max(maximumLifetime, minimumLifetime)
             self.defaultLifetime = defaultLifetime
             self.cooldown = cooldown
-            self.requestTimeout = requestTimeout
+            // Bounded so the conversion to a NIO time amount can never trap (NaN or infinity included).
+            self.requestTimeout = requestTimeout.isFinite ? Swift.min(Swift.max(requestTimeout, 0.001), 3600) : 10
             self.maximumDocumentSize = maximumDocumentSize
         }
     }

@@ -59,7 +59,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be an absolute URL, got \"\(value)\"")
             }
         }
-        if leeway < 0 || maxAge <= 0 { throw ValidationError("--leeway must be >= 0 and --max-age > 0") }
+        if !leeway.isFinite || leeway < 0 { throw ValidationError("--leeway must be a number of seconds >= 0") }
+        if !maxAge.isFinite || maxAge <= 0 { throw ValidationError("--max-age must be a number of seconds > 0") }
     }
 
     func run() async throws {

@@ -256,6 +256,15 @@ struct RemoteKeySetTests {
         }
     }
 
+    @Test("a policy with a NaN or infinite timeout is bounded instead of trapping")
+    func boundedTimeout() {
+        #expect(RemoteKeySet.Policy(requestTimeout: .infinity).requestTimeout == 10)
+        #expect(RemoteKeySet.Policy(requestTimeout: .nan).requestTimeout == 10)
+        #expect(RemoteKeySet.Policy(requestTimeout: 1e12).requestTimeout == 3600)
+        #expect(RemoteKeySet.Policy(requestTimeout: -5).requestTimeout == 0.001)
+        _ = RemoteKeySet(url: URL(string: "https://keys.example.test/jwks")!, policy: .init(requestTimeout: .infinity))
+    }
+
     @Test("plain http to a non-loopback host is refused without a request")
     func insecureURL() async {
         let keys = RemoteKeySet(url: URL(string: "http://keys.example.test/jwks")!, clock: ManualClock(factory.now))
