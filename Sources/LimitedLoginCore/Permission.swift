@@ -1,3 +1,5 @@
+import LimitedLoginJOSE
+
 /// A permission an app asks a person to grant, by its Graph API name.
 ///
 /// The cases are those of the iOS SDK's `Permission` enum plus `openid`, `gaming_profile`,
@@ -206,7 +208,8 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
 }
 
 extension Permission: Hashable {
-    public static func == (lhs: Permission, rhs: Permission) -> Bool { lhs.name == rhs.name }
+    // Byte-exact, like every identifier here (String's == is Unicode canonical equivalence).
+    public static func == (lhs: Permission, rhs: Permission) -> Bool { lhs.name.hasSameBytes(as: rhs.name) }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 

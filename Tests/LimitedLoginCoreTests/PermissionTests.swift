@@ -13,6 +13,8 @@ struct PermissionTests {
         #expect(Permission.custom("email") == .email)
         #expect(Set<Permission>([.custom("email"), .email]).count == 1)
         #expect(Permission.knownCases.count == 39)
+        // Canonically equivalent but different bytes: different permissions.
+        #expect(Permission.custom("caf\u{e9}") != Permission.custom("cafe\u{301}"))
         #expect(Set(Permission.knownCases.map(\.name)).count == 39)
     }
 
