@@ -34,6 +34,17 @@ struct DocumentFetcher: Sendable {
     var timeout: TimeAmount
     var maximumSize: Int
 
+    /// - Parameter timeoutSeconds: bounded by ``boundedTimeout(_:)``, so no value can trap on conversion.
+    init(timeoutSeconds: TimeInterval, maximumSize: Int) {
+        self.timeout = .milliseconds(Int64(Self.boundedTimeout(timeoutSeconds) * 1000))
+        self.maximumSize = maximumSize
+    }
+
+    /// A request timeout between 1 ms and 1 hour; NaN or infinity become 10 s.
+    static func boundedTimeout(_ seconds: TimeInterval) -> TimeInterval {
+        seconds.isFinite ? min(max(seconds, 0.001), 3600) : 10
+    }
+
     /// One client for the process, like `HTTPClient.shared`, but never following redirects.
     static let client = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,

@@ -38,8 +38,7 @@ public struct ProviderDiscovery: Sendable, Equatable {
 
     /// Fetches and reads the discovery document at `url` (redirects refused).
     public static func fetch(_ url: URL, timeout: TimeInterval = 10) async throws(FetchError) -> ProviderDiscovery {
-        let seconds = timeout.isFinite ? Swift.min(Swift.max(timeout, 0.001), 3600) : 10
-        let fetcher = DocumentFetcher(timeout: .milliseconds(Int64(seconds * 1000)), maximumSize: 256 * 1024)
+        let fetcher = DocumentFetcher(timeoutSeconds: timeout, maximumSize: 256 * 1024)
         return try ProviderDiscovery(document: try await fetcher.fetch(url).body)
     }
 }

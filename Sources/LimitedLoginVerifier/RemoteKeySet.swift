@@ -41,8 +41,7 @@ public final class RemoteKeySet: KeySetProvider {
             self.maximumLifetime = max(maximumLifetime, minimumLifetime)
             self.defaultLifetime = defaultLifetime
             self.cooldown = cooldown
-            // Bounded so the conversion to a NIO time amount can never trap (NaN or infinity included).
-            self.requestTimeout = requestTimeout.isFinite ? Swift.min(Swift.max(requestTimeout, 0.001), 3600) : 10
+            self.requestTimeout = DocumentFetcher.boundedTimeout(requestTimeout)
             self.maximumDocumentSize = maximumDocumentSize
         }
     }
@@ -73,10 +72,7 @@ public final class RemoteKeySet: KeySetProvider {
         self.url = url
         self.policy = policy
         self.clock = clock
-        self.fetcher = DocumentFetcher(
-            timeout: .milliseconds(Int64(policy.requestTimeout * 1000)),
-            maximumSize: policy.maximumDocumentSize
-        )
+        self.fetcher = DocumentFetcher(timeoutSeconds: policy.requestTimeout, maximumSize: policy.maximumDocumentSize)
     }
 
     /// How many fetches have been started, for diagnostics.
