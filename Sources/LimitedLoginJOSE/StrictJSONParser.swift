@@ -62,11 +62,6 @@ public struct StrictJSONParser: Sendable {
         if bytes.count > maximumSize { throw .inputTooLarge(size: bytes.count, limit: maximumSize) }
         return try parse(Array(bytes))
     }
-
-    /// Parses a JSON text that must be an object, returning its members.
-    public func parseObject<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONObject? where Bytes.Element == UInt8 {
-        try parse(bytes).objectValue
-    }
 }
 
 private struct Reader {
