@@ -64,8 +64,7 @@ let package = Package(
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginVerifier",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "LimitedLoginTestSupport",
             ]
         ),
         .target(

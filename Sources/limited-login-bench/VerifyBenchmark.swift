@@ -1,9 +1,8 @@
 import Foundation
-import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
-import Logging
+import LimitedLoginTestSupport
 
 /// Full verifications per second against bare RS256 checks per second, on one token, in one run.
 ///
@@ -32,27 +31,15 @@ struct VerifyBenchmark {
         let jws = try CompactJWS(parsing: token)
         let publicKey = key.publicKey
 
-        let router = Router()
-        let document = keySet.serialized()
-        router.get("/jwks") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        let server = KeySetServer(keySet: keySet)
+        try await withLoopbackServer(server.router()) { port in
+            guard let url = URL(string: "http://127.0.0.1:\(port)/jwks") else { throw BenchmarkError.serverDidNotStart }
+            try await measure(keySetURL: url, token: token, jws: jws, publicKey: publicKey)
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)/jwks") else {
-            throw BenchmarkError.serverDidNotStart
-        }
+    }
+
+    /// The rounds and the breakdown, against a key set served at `keySetURL`.
+    private func measure(keySetURL url: URL, token: String, jws: CompactJWS, publicKey: RS256PublicKey) async throws {
         let keys = RemoteKeySet(url: url)
         let verifier = TokenVerifier(configuration: .facebook(appID: "1234567890"), keys: keys)
         _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
