@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "LimitedLoginJOSE", targets: ["LimitedLoginJOSE"]),
         .library(name: "LimitedLoginCore", targets: ["LimitedLoginCore"]),
         .library(name: "LimitedLoginVerifier", targets: ["LimitedLoginVerifier"]),
+        .library(name: "LimitedLoginProvider", targets: ["LimitedLoginProvider"]),
         .executable(name: "limited-login", targets: ["limited-login"]),
         .executable(name: "limited-login-bench", targets: ["limited-login-bench"]),
     ],
@@ -20,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -49,12 +54,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "LimitedLoginProvider",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "limited-login",
             dependencies: [
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginVerifier",
+                "LimitedLoginProvider",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,6 +115,23 @@ let package = Package(
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "LimitedLoginProviderTests",
+            dependencies: [
+                "LimitedLoginProvider",
+                "LimitedLoginVerifier",
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -4,15 +4,17 @@ import ArgumentParser
 struct LimitedLoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limited-login",
-        abstract: "Facebook Limited Login, open: verify and decode ID tokens.",
+        abstract: "Facebook Limited Login, open: run a provider, verify and decode ID tokens.",
         discussion: """
             Tokens can be given as an argument or on standard input (use '-' or leave it out).
 
             Examples:
+              limited-login serve
+              limited-login serve --port 9000 --database /tmp/ll.sqlite --fixtures fixtures.json
               limited-login verify "$TOKEN" --app-id 1234 --nonce abc
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
             """,
-        subcommands: [VerifyCommand.self, DecodeCommand.self]
+        subcommands: [ServeCommand.self, VerifyCommand.self, DecodeCommand.self]
     )
 }

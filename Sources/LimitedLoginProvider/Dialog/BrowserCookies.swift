@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// The dialog's cookies: `ll_session` (who is signed in) and `ll_browser` (binds the sign-in form's CSRF
+/// token to this browser before anyone is signed in). Both HttpOnly, SameSite=Lax, Secure behind HTTPS.
+enum BrowserCookies {
+    static let session = "ll_session"
+    static let browser = "ll_browser"
+
+    static func make(name: String, value: String, maxAge: Int?, secure: Bool) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// A cookie value as sent, or nil when absent or not made of base64url characters.
+    static func value(_ name: String, in request: Request) -> String? {
+        guard let value = request.cookies[name]?.value, !value.isEmpty, value.utf8.count <= 128,
+              value.utf8.allSatisfy({ byte in
+                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+              })
+        else { return nil }
+        return value
+    }
+}

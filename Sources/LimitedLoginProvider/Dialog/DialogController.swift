@@ -1,0 +1,242 @@
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The login dialog (SPEC section 2): `GET [/{version}]/dialog/oauth`, the sign-in form and the
+/// consent form.
+struct DialogController: Sendable {
+    static let signInPath = "/dialog/oauth/signin"
+    static let confirmPath = "/dialog/oauth/confirm"
+
+    let services: ProviderServices
+    var parser: DialogRequestParser { DialogRequestParser(store: services.store) }
+    var responder: DialogResponder { DialogResponder(pages: services.pages) }
+    var completion: LoginCompletion { LoginCompletion(services: services) }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/dialog/oauth") { request, _ in try await show(request) }
+        router.get("/:version/dialog/oauth") { request, context in
+            guard let version = context.parameters.get("version"), Self.isVersion(version) else {
+                throw HTTPError(.notFound)
+            }
+            return try await show(request)
+        }
+        router.post(RouterPath(Self.signInPath)) { request, _ in try await signIn(request) }
+        router.post(RouterPath(Self.confirmPath)) { request, _ in try await confirm(request) }
+    }
+
+    /// `v21.0`, `v2.12`: a `v`, digits, a dot, digits.
+    static func isVersion(_ text: String) -> Bool {
+        let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        return text.hasPrefix("v") && parts.count == 2
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
+    // MARK: - GET /dialog/oauth
+
+    private func show(_ request: Request) async throws -> Response {
+        let dialog: DialogRequest
+        do { dialog = try await parser.parse(query: request.uri.query ?? "") } catch {
+            return try failure(error, afterPost: false)
+        }
+        let user = try await signedInUser(request)
+        if dialog.promptNone {
+            return try await silent(dialog, user: user)
+        }
+        guard let user else {
+            return try await signInPage(dialog, request: request, errorMessage: nil, email: nil, status: .ok)
+        }
+        let grant = try await services.store.grant(appID: dialog.app.id, userID: user.id)
+        if dialog.authType == nil, let grant, LoginCompletion.hasDecided(grant, on: dialog) {
+            return try await completion.complete(dialog, user: user, grant: grant, afterPost: false)
+        }
+        return try await consentPage(dialog, user: user, request: request)
+    }
+
+    /// `prompt=none`: answer without showing anything.
+    private func silent(_ dialog: DialogRequest, user: TestUserRecord?) async throws -> Response {
+        guard let user else {
+            return try responder.respond(dialog.target, error: .loginRequired, afterPost: false)
+        }
+        if let hint = dialog.idTokenHint {
+            let verified: String
+            do {
+                verified = try await ReturnedTokenChecker(services: services)
+                    .verify(hint, appID: dialog.app.id, acceptingExpired: true).claims.sub
+            } catch {
+                return try responder.respond(
+                    dialog.target,
+                    error: .invalidRequest("The id_token_hint is not an ID token this provider issued for this app: \(error.description)"),
+                    afterPost: false
+                )
+            }
+            let asid = try await services.store.appScopedID(appID: dialog.app.id, userID: user.id)
+            guard verified.hasSameBytes(as: asid) else {
+                return try responder.respond(dialog.target, error: .loginRequired, afterPost: false)
+            }
+        }
+        guard let grant = try await services.store.grant(appID: dialog.app.id, userID: user.id),
+              LoginCompletion.hasDecided(grant, on: dialog)
+        else {
+            return try responder.respond(dialog.target, error: .consentRequired, afterPost: false)
+        }
+        return try await completion.complete(dialog, user: user, grant: grant, afterPost: false)
+    }
+
+    // MARK: - POST /dialog/oauth/signin
+
+    private func signIn(_ request: Request) async throws -> Response {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        let query = try value(form, "request") ?? ""
+        let dialog: DialogRequest
+        do { dialog = try await parser.parse(query: query) } catch {
+            return try failure(error, afterPost: true)
+        }
+        let browser = BrowserCookies.value(BrowserCookies.browser, in: request)
+        guard services.csrf.isValid(try value(form, "csrf_token"), for: .signIn, binding: browser) else {
+            return try errorPage(Self.csrfFailure)
+        }
+        let user: TestUserRecord
+        if let userID = try value(form, "user_id") {
+            guard let found = try await services.store.user(id: userID) else {
+                return try await signInPage(dialog, request: request, errorMessage: "That test user does not exist.", email: nil, status: .badRequest)
+            }
+            user = found
+        } else {
+            let email = (try value(form, "email") ?? "").trimmingCharacters(in: .whitespaces)
+            let password = try value(form, "pass") ?? ""
+            guard let (found, hash) = try await services.store.userWithPasswordHash(email: email),
+                  PasswordHasher.verify(password, against: hash)
+            else {
+                services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
+                return try await signInPage(
+                    dialog, request: request, errorMessage: "The email or password you entered is incorrect.",
+                    email: email, status: .unauthorized
+                )
+            }
+            user = found
+        }
+        let secret = try await services.store.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
+        var response = Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
+        response.setCookie(BrowserCookies.make(
+            name: BrowserCookies.session, value: secret, maxAge: Int(services.configuration.sessionLifetime),
+            secure: services.urls.isSecure
+        ))
+        return response
+    }
+
+    // MARK: - POST /dialog/oauth/confirm
+
+    private func confirm(_ request: Request) async throws -> Response {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        let query = try value(form, "request") ?? ""
+        let dialog: DialogRequest
+        do { dialog = try await parser.parse(query: query) } catch {
+            return try failure(error, afterPost: true)
+        }
+        let session = BrowserCookies.value(BrowserCookies.session, in: request)
+        guard let session, let userID = try await services.store.sessionUserID(secret: session),
+              let user = try await services.store.user(id: userID)
+        else {
+            return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
+        }
+        guard services.csrf.isValid(try value(form, "csrf_token"), for: .consent, binding: session) else {
+            return try errorPage(Self.csrfFailure)
+        }
+        switch try value(form, "action") {
+        case "continue"?:
+            let ticked = Set(form.all("permission").map { Permission(name: $0) })
+            let grant = try await completion.recordConsent(dialog, userID: user.id, ticked: ticked)
+            return try await completion.complete(dialog, user: user, grant: grant, afterPost: true)
+        case "cancel"?:
+            return try responder.respondCancelled(dialog.target, afterPost: true)
+        default:
+            return try errorPage(.badRequest("The consent form needs action=continue or action=cancel."))
+        }
+    }
+
+    // MARK: - Pages
+
+    /// A form field; a repeated one is a bad request.
+    private func value(_ form: FormParameters, _ name: String) throws(HTTPError) -> String? {
+        do { return try form.single(name) } catch {
+            throw HTTPError(.badRequest, message: "The form is ambiguous: \(error.description).")
+        }
+    }
+
+    static let csrfFailure = DialogPageError(
+        status: 403, title: "This page has expired",
+        message: "The form's security token is missing or wrong. Go back to the app and start the login again."
+    )
+
+    private func signedInUser(_ request: Request) async throws -> TestUserRecord? {
+        guard let secret = BrowserCookies.value(BrowserCookies.session, in: request),
+              let userID = try await services.store.sessionUserID(secret: secret)
+        else { return nil }
+        return try await services.store.user(id: userID)
+    }
+
+    private func failure(_ failure: DialogFailure, afterPost: Bool) throws -> Response {
+        switch failure {
+        case .page(let page): return try errorPage(page)
+        case .redirect(let target, let error): return try responder.respond(target, error: error, afterPost: afterPost)
+        }
+    }
+
+    func errorPage(_ error: DialogPageError) throws -> Response {
+        let html = try services.pages.render(.error, ["title": error.title, "message": error.message])
+        return Responses.html(html, status: HTTPResponse.Status(code: error.status))
+    }
+
+    private func signInPage(
+        _ dialog: DialogRequest, request: Request, errorMessage: String?, email: String?, status: HTTPResponse.Status
+    ) async throws -> Response {
+        let existing = BrowserCookies.value(BrowserCookies.browser, in: request)
+        let browser = existing ?? RandomIdentifiers.secret()
+        let users = try await services.store.users().map { ["id": $0.id, "name": $0.fullName] }
+        let html = try services.pages.render(.signIn, [
+            "title": "Log in to \(dialog.app.name)",
+            "appName": dialog.app.name,
+            "limited": dialog.limited,
+            "errorMessage": errorMessage ?? "",
+            "email": email ?? "",
+            "users": users,
+            "hasUsers": !users.isEmpty,
+            "signInPath": Self.signInPath,
+            "csrfToken": services.csrf.token(for: .signIn, binding: browser),
+            "request": dialog.query,
+        ])
+        var response = Responses.html(html, status: status)
+        if existing == nil {
+            response.setCookie(BrowserCookies.make(name: BrowserCookies.browser, value: browser, maxAge: nil, secure: services.urls.isSecure))
+        }
+        return response
+    }
+
+    private func consentPage(_ dialog: DialogRequest, user: TestUserRecord, request: Request) async throws -> Response {
+        guard let session = BrowserCookies.value(BrowserCookies.session, in: request) else {
+            throw HTTPError(.internalServerError)
+        }
+        let permissions: [[String: Any]] = dialog.scope.map { permission in
+            [
+                "name": permission.name,
+                "words": PermissionWording.words(for: permission),
+                "required": permission == .publicProfile,
+            ]
+        }
+        let html = try services.pages.render(.consent, [
+            "title": "\(dialog.app.name) is requesting access",
+            "appName": dialog.app.name,
+            "userName": user.fullName,
+            "firstName": user.firstName,
+            "limited": dialog.limited,
+            "permissions": permissions,
+            "confirmPath": Self.confirmPath,
+            "csrfToken": services.csrf.token(for: .consent, binding: session),
+            "request": dialog.query,
+        ])
+        return Responses.html(html)
+    }
+}

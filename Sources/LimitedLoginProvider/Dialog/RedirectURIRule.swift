@@ -1,0 +1,69 @@
+import LimitedLoginJOSE
+
+/// Why a redirect URI is refused. The dialog shows these on an error page and never redirects.
+public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertible {
+    case missing
+    case malformed(String)
+    case notRegistered(String)
+
+    public var description: String {
+        switch self {
+        case .missing:
+            return "The request has no redirect_uri."
+        case .malformed(let reason):
+            return "The redirect_uri is malformed: \(reason)."
+        case .notRegistered(let uri):
+            return "The redirect_uri \(uri) is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        }
+    }
+}
+
+/// Which redirect URIs an app may receive a login response at (SPEC section 2).
+///
+/// Allowed: an exact, byte-for-byte match of a registered URI; `fb{appID}://authorize/`; and a loopback
+/// `http://127.0.0.1[:port]/path` or `http://[::1][:port]/path` (RFC 8252 section 7.3: any port).
+/// `localhost` is not loopback here (RFC 8252 section 8.3: it may resolve elsewhere).
+enum RedirectURIRule {
+    static let maximumLength = 2048
+
+    static func check(_ uri: String, app: AppRecord) throws(RedirectURIError) {
+        guard !uri.isEmpty else { throw .missing }
+        guard uri.utf8.count <= maximumLength else { throw .malformed("longer than \(maximumLength) bytes") }
+        for scalar in uri.unicodeScalars {
+            guard scalar.isASCII, scalar.value > 0x20, scalar.value != 0x7F else {
+                throw .malformed("it contains a space, a control character or a non-ASCII character")
+            }
+        }
+        guard !uri.contains("#") else { throw .malformed("it contains a fragment (#)") }
+        guard !uri.contains("\\") else { throw .malformed("it contains a backslash") }
+        if app.redirectURIs.contains(where: { $0.hasSameBytes(as: uri) }) { return }
+        if uri.hasSameBytes(as: "fb\(app.id)://authorize/") { return }
+        if try isLoopback(uri) { return }
+        throw .notRegistered(uri)
+    }
+
+    /// True for a well-formed loopback HTTP URI; an error for one that starts like loopback but is not
+    /// well-formed.
+    private static func isLoopback(_ uri: String) throws(RedirectURIError) -> Bool {
+        let rest: Substring
+        if uri.hasPrefix("http://127.0.0.1") {
+            rest = uri.dropFirst("http://127.0.0.1".count)
+        } else if uri.hasPrefix("http://[::1]") {
+            rest = uri.dropFirst("http://[::1]".count)
+        } else {
+            return false
+        }
+        var remainder = rest
+        if remainder.first == ":" {
+            let digits = remainder.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, digits.count <= 5, let port = Int(digits), (1...65535).contains(port) else {
+                throw .malformed("the loopback port must be a number from 1 to 65535")
+            }
+            remainder = remainder.dropFirst(1 + digits.count)
+        }
+        guard remainder.first == "/" else {
+            throw .malformed("a loopback redirect needs a path starting with / right after the host and port")
+        }
+        return true
+    }
+}

@@ -1,0 +1,75 @@
+import LimitedLoginCore
+
+/// Puts fixtures and the first-start demo data into the store.
+struct FixtureLoader: Sendable {
+    let store: ProviderStore
+
+    /// The demo app seeded on first start.
+    static let demoAppID = "1000000000000001"
+
+    /// Loads fixtures; apps and users whose ID (or email) exist already are left alone, so a restart
+    /// with the same file changes nothing.
+    func load(_ fixtures: ProviderFixtures) async throws {
+        for app in fixtures.apps where try await store.app(id: app.id) == nil {
+            try await store.createApp(AppRecord(
+                id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name,
+                businessID: app.businessID, redirectURIs: app.redirectURIs ?? []
+            ))
+        }
+        var idsByKey: [String: String] = [:]
+        for user in fixtures.users {
+            if let existing = try await store.userWithPasswordHash(email: user.email)?.0 {
+                idsByKey[user.email.lowercased()] = existing.id
+                if let id = user.id { idsByKey[id] = existing.id }
+                continue
+            }
+            let id = user.id ?? RandomIdentifiers.numericID()
+            try await store.createUser(TestUserRecord(
+                id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
+                email: user.email, birthday: user.birthday, gender: user.gender,
+                hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
+                location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link
+            ), passwordHash: PasswordHasher.hash(user.password))
+            idsByKey[user.email.lowercased()] = id
+            idsByKey[id] = id
+        }
+        for user in fixtures.users {
+            guard let id = idsByKey[user.email.lowercased()] else { continue }
+            for friend in user.friends ?? [] {
+                if let friendID = idsByKey[friend] ?? idsByKey[friend.lowercased()] {
+                    try await store.addFriendship(id, friendID)
+                } else if try await store.user(id: friend) != nil {
+                    try await store.addFriendship(id, friend)
+                } else {
+                    throw FixturesError.invalid("user \(user.email) lists an unknown friend \"\(friend)\"")
+                }
+            }
+        }
+    }
+
+    /// On an empty store: a demo app and three test users who are all friends (password `password`).
+    func seedDemoDataIfEmpty() async throws -> Bool {
+        guard try await store.apps().isEmpty, try await store.users().isEmpty else { return false }
+        let users: [ProviderFixtures.User] = [
+            Self.demoUser("Alice", "Example", "alice@example.com", "04/12/1990", "female", ["bob@example.com", "carol@example.com"]),
+            Self.demoUser("Bob", "Example", "bob@example.com", "09/30/2004", "male", ["carol@example.com"]),
+            Self.demoUser("Carol", "Example", "carol@example.com", "12/01/1985", "female", []),
+        ]
+        try await load(ProviderFixtures(
+            apps: [.init(id: Self.demoAppID, secret: nil, name: "Demo App", redirectURIs: nil, businessID: nil)],
+            users: users
+        ))
+        return true
+    }
+
+    private static func demoUser(
+        _ first: String, _ last: String, _ email: String, _ birthday: String, _ gender: String, _ friends: [String]
+    ) -> ProviderFixtures.User {
+        ProviderFixtures.User(
+            id: nil, firstName: first, middleName: nil, lastName: last, email: email, password: "password",
+            birthday: birthday, gender: gender, hometown: .init(id: "110000000000001", name: "Springfield"),
+            location: .init(id: "110000000000002", name: "Shelbyville"),
+            link: "https://www.facebook.com/\(first.lowercased()).example", friends: friends
+        )
+    }
+}

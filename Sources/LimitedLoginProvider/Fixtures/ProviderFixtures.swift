@@ -1,0 +1,145 @@
+import Foundation
+import LimitedLoginCore
+
+/// Why a fixtures file cannot be loaded.
+public enum FixturesError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unreadable(path: String, String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "cannot read the fixtures file \(path): \(reason)"
+        case .invalid(let reason): return "the fixtures are invalid: \(reason)"
+        }
+    }
+}
+
+/// Apps and test users to load at start (`serve --fixtures file.json`).
+///
+/// ```json
+/// {"apps": [{"id": "1234", "secret": "…", "name": "My App", "redirect_uris": ["https://app.example/cb"], "business_id": "77"}],
+///  "users": [{"id": "100001", "first_name": "Alice", "last_name": "Smith", "email": "alice@example.com",
+///             "password": "secret", "birthday": "04/22/1990", "gender": "female",
+///             "hometown": {"id": "1", "name": "Paris"}, "location": {"id": "2", "name": "Lyon"},
+///             "link": "https://example.com/alice", "friends": ["100002"]}]}
+/// ```
+/// Loading is idempotent: an app or user whose ID already exists is left as it is.
+public struct ProviderFixtures: Sendable, Equatable, Codable {
+    public struct App: Sendable, Equatable, Codable {
+        public var id: String
+        public var secret: String?
+        public var name: String
+        public var redirectURIs: [String]?
+        public var businessID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, secret, name
+            case redirectURIs = "redirect_uris"
+            case businessID = "business_id"
+        }
+    }
+
+    public struct Place: Sendable, Equatable, Codable {
+        public var id: String
+        public var name: String
+    }
+
+    public struct User: Sendable, Equatable, Codable {
+        public var id: String?
+        public var firstName: String
+        public var middleName: String?
+        public var lastName: String
+        public var email: String
+        public var password: String
+        public var birthday: String?
+        public var gender: String?
+        public var hometown: Place?
+        public var location: Place?
+        public var link: String?
+        /// IDs or emails of other users in the file or the store.
+        public var friends: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case id, email, password, birthday, gender, hometown, location, link, friends
+            case firstName = "first_name"
+            case middleName = "middle_name"
+            case lastName = "last_name"
+        }
+    }
+
+    public var apps: [App]
+    public var users: [User]
+
+    public init(apps: [App] = [], users: [User] = []) {
+        self.apps = apps
+        self.users = users
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        apps = try container.decodeIfPresent([App].self, forKey: .apps) ?? []
+        users = try container.decodeIfPresent([User].self, forKey: .users) ?? []
+    }
+
+    /// Reads and checks a fixtures file.
+    public static func load(path: String) throws(FixturesError) -> ProviderFixtures {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .unreadable(path: path, error.localizedDescription)
+        }
+        let fixtures: ProviderFixtures
+        do { fixtures = try JSONDecoder().decode(ProviderFixtures.self, from: data) } catch {
+            throw .unreadable(path: path, Self.describe(error))
+        }
+        try fixtures.validate()
+        return fixtures
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\" at \(path(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(path(context)): \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context):
+            return "not valid JSON (\(context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription))"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "the top level" : path
+    }
+
+    /// Checks what the store's constraints would otherwise refuse halfway through loading.
+    public func validate() throws(FixturesError) {
+        var appIDs: Set<String> = []
+        for app in apps {
+            guard !app.id.isEmpty, app.id.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw .invalid("app ID \"\(app.id)\" must be digits")
+            }
+            guard appIDs.insert(app.id).inserted else { throw .invalid("app ID \(app.id) appears twice") }
+            guard !app.name.isEmpty else { throw .invalid("app \(app.id) has an empty name") }
+            for uri in app.redirectURIs ?? [] {
+                guard let url = URL(string: uri), url.scheme != nil, !uri.contains("#") else {
+                    throw .invalid("app \(app.id) has a malformed redirect URI \"\(uri)\"")
+                }
+            }
+        }
+        var emails: Set<String> = []
+        for user in users {
+            guard !user.firstName.isEmpty, !user.lastName.isEmpty else {
+                throw .invalid("user \(user.email) needs a first and last name")
+            }
+            guard user.email.contains("@"), emails.insert(user.email.lowercased()).inserted else {
+                throw .invalid("user email \"\(user.email)\" is malformed or appears twice")
+            }
+            guard !user.password.isEmpty else { throw .invalid("user \(user.email) has an empty password") }
+            if let birthday = user.birthday, Birthday.date(from: birthday) == nil {
+                throw .invalid("user \(user.email) has birthday \"\(birthday)\"; use MM/DD/YYYY")
+            }
+        }
+    }
+}

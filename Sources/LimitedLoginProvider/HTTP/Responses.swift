@@ -1,0 +1,58 @@
+import HTTPTypes
+import Hummingbird
+import LimitedLoginJOSE
+import NIOCore
+
+/// The provider's response shapes.
+enum Responses {
+    /// An HTML page, never cached, with headers that keep it out of frames.
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .cacheControl: "no-store",
+        ]
+        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A JSON document.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
+        jsonBytes(JSONSerializer.serialize(value), status: status, cacheControl: cacheControl)
+    }
+
+    static func jsonBytes(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+
+    /// A redirect: 302 after a GET, 303 after a POST (so the browser follows with a GET).
+    static func redirect(to location: String, afterPost: Bool) -> Response {
+        Response(
+            status: afterPost ? .seeOther : .found,
+            headers: [.location: location, .cacheControl: "no-store"]
+        )
+    }
+}
+
+extension Request {
+    /// The request's form body, refused above `limit` bytes or when it is not a form.
+    mutating func formBody(limit: Int) async throws(HTTPError) -> FormParameters {
+        let contentType = headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") else {
+            throw HTTPError(.unsupportedMediaType, message: "Send the form as application/x-www-form-urlencoded.")
+        }
+        let buffer: ByteBuffer
+        do { buffer = try await collectBody(upTo: limit) } catch {
+            throw HTTPError(.contentTooLarge, message: "The request body is larger than \(limit) bytes.")
+        }
+        do {
+            return try FormParameters(encoded: String(buffer: buffer))
+        } catch {
+            throw HTTPError(.badRequest, message: "The form cannot be read: \(error.description).")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+import LimitedLoginJOSE
+
+/// Test users' passwords, stored as `pbkdf2-sha256$<rounds>$<salt>$<hash>` (base64url).
+///
+/// The rounds are below OWASP's 600,000 on purpose: these are test accounts of a local provider, and a
+/// suite that signs in hundreds of times must stay fast. The format records the rounds, so a stored hash
+/// stays checkable if the default changes.
+enum PasswordHasher {
+    static let defaultRounds = 20_000
+
+    static func hash(_ password: String, rounds: Int = defaultRounds) -> String {
+        let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
+        let derived = derive(password, salt: salt, rounds: rounds)
+        return "pbkdf2-sha256$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derived))"
+    }
+
+    /// True when `password` matches `stored`; false for any malformed stored value.
+    static func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), (1...10_000_000).contains(rounds),
+              let salt = try? Base64URL.decode(String(parts[2])), let expected = try? Base64URL.decode(String(parts[3]))
+        else { return false }
+        let derived = derive(password, salt: salt, rounds: rounds)
+        guard derived.count == 32, expected.count == 32 else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(derived, expected) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
+        guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds
+        ) else { return [] }
+        return key.withUnsafeBytes { Array($0) }
+    }
+}

@@ -1,0 +1,91 @@
+import Hummingbird
+import Logging
+
+/// A Limited Login identity provider: prepare it (store, keys, fixtures), then serve its router.
+///
+/// ```swift
+/// let provider = try await LimitedLoginProvider.prepare(ProviderConfiguration(store: .sqliteMemory), logger: logger)
+/// try await provider.run { baseURL in print("listening on", baseURL) }
+/// ```
+public struct LimitedLoginProvider: Sendable {
+    public let configuration: ProviderConfiguration
+    public let store: ProviderStore
+    public let urls: ProviderURLs
+    /// True when this start seeded the demo app and users into an empty store.
+    public let seededDemoData: Bool
+    let services: ProviderServices
+
+    /// Opens the store, applies fixtures (and the demo data on an empty store), and loads or makes the
+    /// signing key.
+    public static func prepare(_ configuration: ProviderConfiguration, logger: Logger) async throws -> LimitedLoginProvider {
+        let store = try await ProviderStore.open(configuration.store, logger: logger)
+        do {
+            let loader = FixtureLoader(store: store)
+            if let fixtures = configuration.fixtures { try await loader.load(fixtures) }
+            let seeded = configuration.seedsDemoData ? try await loader.seedDemoDataIfEmpty() : false
+            let urls = ProviderURLs(
+                baseURL: configuration.publicBaseURL ?? "http://\(Self.hostForURL(configuration.host)):\(configuration.port)",
+                issuer: configuration.issuer
+            )
+            let keyring = SigningKeyring(store: store, certificateCommonName: "limited-login provider")
+            _ = try await keyring.prepare()
+            let csrfSecret = try await store.setting("csrf_secret") { RandomIdentifiers.secret() }
+            let services = ProviderServices(
+                configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
+                csrf: CSRFProtection(secret: csrfSecret), logger: logger
+            )
+            return LimitedLoginProvider(configuration: configuration, store: store, urls: urls, seededDemoData: seeded, services: services)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    private static func hostForURL(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+
+    /// Every route of the provider.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        HomeController(services: services).addRoutes(to: router)
+        DialogController(services: services).addRoutes(to: router)
+        OpenIDController(services: services).addRoutes(to: router)
+        UninstallController(services: services).addRoutes(to: router)
+        CodeExchangeController(services: services).addRoutes(to: router)
+        return router
+    }
+
+    /// A Hummingbird application serving the provider on the configured host and port. When the port is
+    /// 0 and no public URL was configured, the base URL (and default issuer) follow the bound port.
+    public func application(
+        onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let urls = self.urls
+        let followsPort = configuration.publicBaseURL == nil
+        let host = Self.hostForURL(configuration.host)
+        return Application(
+            router: router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "limited-login"),
+            onServerRunning: { channel in
+                if followsPort, let port = channel.localAddress?.port {
+                    urls.setBaseURL("http://\(host):\(port)")
+                }
+                await onRunning(urls.baseURL)
+            },
+            logger: services.logger
+        )
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT / SIGTERM, then closes the store.
+    public func run(onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in }) async throws {
+        do {
+            try await application(onRunning: onRunning).runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}

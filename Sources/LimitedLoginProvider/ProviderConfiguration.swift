@@ -1,0 +1,43 @@
+/// How a provider is set up. Every property has a default that works with no configuration.
+public struct ProviderConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// Where state lives.
+    public var store: StoreLocation
+    /// The `iss` of issued tokens; the public base URL when nil.
+    public var issuer: String?
+    /// The URL people and apps reach the provider at; `http://{host}:{port}` when nil.
+    public var publicBaseURL: String?
+    /// Apps and test users to load at start.
+    public var fixtures: ProviderFixtures?
+    /// Seed a demo app and test users into an empty store.
+    public var seedsDemoData: Bool
+    /// How long a dialog sign-in lasts, in seconds.
+    public var sessionLifetime: Int64
+    /// The largest request body accepted, in bytes.
+    public var maximumBodySize: Int
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        store: StoreLocation = .sqliteFile(path: "limited-login.sqlite"),
+        issuer: String? = nil,
+        publicBaseURL: String? = nil,
+        fixtures: ProviderFixtures? = nil,
+        seedsDemoData: Bool = true,
+        sessionLifetime: Int64 = 30 * 24 * 3600,
+        maximumBodySize: Int = 64 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.store = store
+        self.issuer = issuer
+        self.publicBaseURL = publicBaseURL
+        self.fixtures = fixtures
+        self.seedsDemoData = seedsDemoData
+        self.sessionLifetime = sessionLifetime
+        self.maximumBodySize = maximumBodySize
+    }
+}

@@ -1,0 +1,26 @@
+import Crypto
+import Logging
+
+/// What every route of a running provider shares.
+final class ProviderServices: Sendable {
+    let configuration: ProviderConfiguration
+    let store: ProviderStore
+    let keyring: SigningKeyring
+    let urls: ProviderURLs
+    let pages: PageRenderer
+    let csrf: CSRFProtection
+    let logger: Logger
+
+    init(
+        configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
+        pages: PageRenderer, csrf: CSRFProtection, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.keyring = keyring
+        self.urls = urls
+        self.pages = pages
+        self.csrf = csrf
+        self.logger = logger
+    }
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// The provider's public addresses. The base URL may only be known once the server has bound its port
+/// (port 0), so it is set then, before the first request.
+public final class ProviderURLs: Sendable {
+    private let base: Mutex<String>
+    private let configuredIssuer: String?
+    /// The Graph / dialog version used in the URLs the provider prints.
+    public static let apiVersion = "v21.0"
+
+    init(baseURL: String, issuer: String?) {
+        self.base = Mutex(Self.trimmed(baseURL))
+        self.configuredIssuer = issuer
+    }
+
+    func setBaseURL(_ url: String) {
+        base.withLock { $0 = Self.trimmed(url) }
+    }
+
+    private static func trimmed(_ url: String) -> String {
+        var url = url
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    /// `http://127.0.0.1:8080`, no trailing slash.
+    public var baseURL: String { base.withLock { $0 } }
+    public var issuer: String { configuredIssuer ?? baseURL }
+    public var discoveryURL: String { baseURL + "/.well-known/openid-configuration/" }
+    public var jwksURL: String { baseURL + "/.well-known/oauth/openid/jwks/" }
+    public var certificatesURL: String { baseURL + "/.well-known/oauth/openid/certs/" }
+    public var authorizationEndpoint: String { baseURL + "/\(Self.apiVersion)/dialog/oauth" }
+    public var isSecure: Bool { baseURL.hasPrefix("https://") }
+
+    /// The picture URL put in ID tokens.
+    func pictureURL(asid: String) -> String { baseURL + "/\(Self.apiVersion)/\(asid)/picture" }
+
+    /// A dialog URL for a limited login to an app with a fresh-looking nonce, to paste into a browser.
+    public func limitedDialogURL(appID: String, redirectURI: String? = nil, nonce: String = "demo-nonce") -> String {
+        var parameters = FormParameters()
+        parameters.append("client_id", appID)
+        parameters.append("redirect_uri", redirectURI ?? "fb\(appID)://authorize/")
+        parameters.append("response_type", "id_token,graph_domain,user_token_nonce")
+        parameters.append("scope", "openid,public_profile,email,user_friends")
+        parameters.append("nonce", nonce)
+        parameters.append("tp", "ios_14_do_not_track")
+        parameters.append("state", "demo")
+        return authorizationEndpoint + "?" + parameters.encoded
+    }
+}

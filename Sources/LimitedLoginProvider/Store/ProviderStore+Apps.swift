@@ -1,0 +1,51 @@
+import SQLKit
+
+private struct AppRow: Codable, Sendable {
+    var id: String
+    var secret: String
+    var name: String
+    var businessId: String?
+    var redirectUris: String
+    var createdAt: Int64
+
+    init(_ app: AppRecord) {
+        id = app.id
+        secret = app.secret
+        name = app.name
+        businessId = app.businessID
+        redirectUris = app.redirectURIs.joined(separator: "\n")
+        createdAt = ProviderTime.now()
+    }
+
+    var record: AppRecord {
+        AppRecord(
+            id: id, secret: secret, name: name, businessID: businessId,
+            redirectURIs: redirectUris.split(separator: "\n").map(String.init)
+        )
+    }
+}
+
+extension ProviderStore {
+    /// Registers an app; ``StoreError/duplicate(_:)`` when its ID is taken.
+    public func createApp(_ app: AppRecord) async throws(StoreError) {
+        try await run("app \(app.id)") {
+            try await db.insert(into: "ll_apps").model(AppRow(app), keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    /// The app with this ID, or nil.
+    public func app(id: String) async throws(StoreError) -> AppRecord? {
+        try await run("app \(id)") {
+            try await db.select().column("*").from("ll_apps").where("id", .equal, id)
+                .first(decoding: AppRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
+        }
+    }
+
+    /// Every app, oldest first.
+    public func apps() async throws(StoreError) -> [AppRecord] {
+        try await run("apps") {
+            try await db.select().column("*").from("ll_apps").orderBy("created_at").orderBy("id")
+                .all(decoding: AppRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import SQLKit
+
+private struct CodeRow: Codable, Sendable {
+    var codeHash: String
+    var appId: String
+    var userId: String
+    var redirectUri: String
+    var codeChallenge: String?
+    var granted: String
+    var nonce: String?
+    var expiresAt: Int64
+}
+
+private struct AccessTokenRow: Codable, Sendable {
+    var tokenHash: String
+    var appId: String
+    var userId: String
+    var issuedAt: Int64
+    var expiresAt: Int64
+    var dataAccessExpiresAt: Int64
+}
+
+extension ProviderStore {
+    /// Stores an authorization code (by hash).
+    func saveAuthorizationCode(_ code: String, _ record: AuthorizationCodeRecord) async throws(StoreError) {
+        let row = CodeRow(
+            codeHash: RandomIdentifiers.storageHash(code), appId: record.appID, userId: record.userID,
+            redirectUri: record.redirectURI, codeChallenge: record.codeChallenge,
+            granted: PermissionList.encode(record.granted), nonce: record.nonce, expiresAt: record.expiresAt
+        )
+        try await run("authorization code") {
+            try await db.insert(into: "ll_authorization_codes").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    /// Takes a code out of the store: a code can be exchanged once, even by two racing requests.
+    func consumeAuthorizationCode(_ code: String) async throws(StoreError) -> AuthorizationCodeRecord? {
+        try await run("authorization code") {
+            try await db.delete(from: "ll_authorization_codes")
+                .where("code_hash", .equal, RandomIdentifiers.storageHash(code))
+                .returning("*")
+                .first(decoding: CodeRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+                .map {
+                    AuthorizationCodeRecord(
+                        appID: $0.appId, userID: $0.userId, redirectURI: $0.redirectUri, codeChallenge: $0.codeChallenge,
+                        granted: PermissionList.decode($0.granted), nonce: $0.nonce, expiresAt: $0.expiresAt
+                    )
+                }
+        }
+    }
+
+    /// Stores an access token (by hash).
+    func saveAccessToken(_ token: String, _ record: AccessTokenRecord) async throws(StoreError) {
+        let row = AccessTokenRow(
+            tokenHash: RandomIdentifiers.storageHash(token), appId: record.appID, userId: record.userID,
+            issuedAt: record.issuedAt, expiresAt: record.expiresAt, dataAccessExpiresAt: record.dataAccessExpiresAt
+        )
+        try await run("access token") {
+            try await db.insert(into: "ll_access_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    /// What an access token stands for, or nil when it is unknown.
+    public func accessToken(_ token: String) async throws(StoreError) -> AccessTokenRecord? {
+        try await run("access token") {
+            try await db.select().column("*").from("ll_access_tokens")
+                .where("token_hash", .equal, RandomIdentifiers.storageHash(token))
+                .first(decoding: AccessTokenRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+                .map {
+                    AccessTokenRecord(
+                        appID: $0.appId, userID: $0.userId, issuedAt: $0.issuedAt, expiresAt: $0.expiresAt,
+                        dataAccessExpiresAt: $0.dataAccessExpiresAt
+                    )
+                }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import LimitedLoginCore
+import SQLKit
+
+private struct UserRow: Codable, Sendable {
+    var id: String
+    var firstName: String
+    var middleName: String?
+    var lastName: String
+    var email: String
+    var passwordHash: String
+    var birthday: String?
+    var gender: String?
+    var hometownId: String?
+    var hometownName: String?
+    var locationId: String?
+    var locationName: String?
+    var link: String?
+    var createdAt: Int64
+
+    init(_ user: TestUserRecord, passwordHash: String) {
+        id = user.id
+        firstName = user.firstName
+        middleName = user.middleName
+        lastName = user.lastName
+        email = user.email
+        self.passwordHash = passwordHash
+        birthday = user.birthday
+        gender = user.gender
+        hometownId = user.hometown?.id
+        hometownName = user.hometown?.name
+        locationId = user.location?.id
+        locationName = user.location?.name
+        link = user.link
+        createdAt = ProviderTime.now()
+    }
+
+    var record: TestUserRecord {
+        TestUserRecord(
+            id: id, firstName: firstName, middleName: middleName, lastName: lastName, email: email,
+            birthday: birthday, gender: gender,
+            hometown: hometownId.flatMap { id in hometownName.flatMap { Location(id: id, name: $0) } },
+            location: locationId.flatMap { id in locationName.flatMap { Location(id: id, name: $0) } },
+            link: link
+        )
+    }
+}
+
+extension ProviderStore {
+    /// Adds a test user with an already hashed password; ``StoreError/duplicate(_:)`` when the ID or
+    /// email is taken. Emails are stored lowercased.
+    public func createUser(_ user: TestUserRecord, passwordHash: String) async throws(StoreError) {
+        var user = user
+        user.email = user.email.lowercased()
+        let row = UserRow(user, passwordHash: passwordHash)
+        try await run("a test user with id \(user.id) or email \(user.email)") {
+            try await db.insert(into: "ll_users").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    /// The test user with this ID, or nil.
+    public func user(id: String) async throws(StoreError) -> TestUserRecord? {
+        try await run("user \(id)") {
+            try await db.select().column("*").from("ll_users").where("id", .equal, id)
+                .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
+        }
+    }
+
+    /// The user with this email (case-insensitive) and the stored password hash, or nil.
+    func userWithPasswordHash(email: String) async throws(StoreError) -> (TestUserRecord, String)? {
+        try await run("user by email") {
+            try await db.select().column("*").from("ll_users").where("email", .equal, email.lowercased())
+                .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+                .map { ($0.record, $0.passwordHash) }
+        }
+    }
+
+    /// Every test user, oldest first.
+    public func users() async throws(StoreError) -> [TestUserRecord] {
+        try await run("users") {
+            try await db.select().column("*").from("ll_users").orderBy("created_at").orderBy("id")
+                .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+        }
+    }
+
+    /// Makes two users friends (both directions); already friends is not an error.
+    public func addFriendship(_ first: String, _ second: String) async throws(StoreError) {
+        guard first != second else { return }
+        try await run("friendship") {
+            try await db.insert(into: "ll_friendships").columns("user_id", "friend_id")
+                .values(first, second).values(second, first)
+                .ignoringConflicts(with: ["user_id", "friend_id"]).run()
+        }
+    }
+
+    /// The IDs of a user's friends.
+    public func friendIDs(of userID: String) async throws(StoreError) -> [String] {
+        try await run("friends") {
+            try await db.select().column("friend_id").from("ll_friendships").where("user_id", .equal, userID)
+                .orderBy("friend_id").all(decodingColumn: "friend_id", as: String.self)
+        }
+    }
+}

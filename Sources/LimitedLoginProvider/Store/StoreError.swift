@@ -1,0 +1,20 @@
+/// Why the provider's store refused or failed an operation.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database could not be opened or prepared.
+    case unavailable(String)
+    /// A record with this identity already exists.
+    case duplicate(String)
+    /// A stored value could not be read back.
+    case corrupt(String)
+    /// The database reported an error.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): return "the store is unavailable: \(reason)"
+        case .duplicate(let what): return "\(what) already exists"
+        case .corrupt(let what): return "a stored value is unreadable: \(what)"
+        case .database(let reason): return "the database failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import SQLKit
+
+/// One schema change, applied once and recorded in `ll_schema_migrations`.
+///
+/// Written with SQLKit's builders only (no dialect-specific SQL), so that the same list runs on SQLite and,
+/// later, PostgreSQL. Integers are `BIGINT` (epoch seconds, flags); sets of permissions are comma-joined text.
+struct StoreMigration: Sendable {
+    let name: String
+    let apply: @Sendable (any SQLDatabase) async throws -> Void
+}
+
+enum StoreMigrations {
+    static let all: [StoreMigration] = [
+        StoreMigration(name: "0001_initial", apply: createInitialSchema),
+    ]
+
+    private static func createInitialSchema(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_settings")
+            .column("name", type: .text, .primaryKey(autoIncrement: false))
+            .column("value", type: .text, .notNull)
+            .run()
+        try await db.create(table: "ll_signing_keys")
+            .column("key_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("private_key_pem", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .column("signs_from", type: .bigint, .notNull)
+            .column("retired_at", type: .bigint)
+            .run()
+        try await db.create(table: "ll_apps")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("secret", type: .text, .notNull)
+            .column("name", type: .text, .notNull)
+            .column("business_id", type: .text)
+            .column("redirect_uris", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(table: "ll_users")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("first_name", type: .text, .notNull)
+            .column("middle_name", type: .text)
+            .column("last_name", type: .text, .notNull)
+            .column("email", type: .text, .notNull, .unique)
+            .column("password_hash", type: .text, .notNull)
+            .column("birthday", type: .text)
+            .column("gender", type: .text)
+            .column("hometown_id", type: .text)
+            .column("hometown_name", type: .text)
+            .column("location_id", type: .text)
+            .column("location_name", type: .text)
+            .column("link", type: .text)
+            .column("created_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(table: "ll_friendships")
+            .column("user_id", type: .text, .notNull)
+            .column("friend_id", type: .text, .notNull)
+            .primaryKey("user_id", "friend_id")
+            .run()
+        try await db.create(table: "ll_app_scoped_ids")
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("asid", type: .text, .notNull, .unique)
+            .primaryKey("app_id", "user_id")
+            .run()
+        try await db.create(table: "ll_grants")
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("granted", type: .text, .notNull)
+            .column("declined", type: .text, .notNull)
+            .column("installed", type: .bigint, .notNull)
+            .column("updated_at", type: .bigint, .notNull)
+            .primaryKey("app_id", "user_id")
+            .run()
+        try await db.create(table: "ll_sessions")
+            .column("id_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("user_id", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(table: "ll_authorization_codes")
+            .column("code_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("redirect_uri", type: .text, .notNull)
+            .column("code_challenge", type: .text)
+            .column("granted", type: .text, .notNull)
+            .column("nonce", type: .text)
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(table: "ll_access_tokens")
+            .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("issued_at", type: .bigint, .notNull)
+            .column("expires_at", type: .bigint, .notNull)
+            .column("data_access_expires_at", type: .bigint, .notNull)
+            .run()
+    }
+
+    /// Applies every migration not yet recorded, in order.
+    static func run(on db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_schema_migrations")
+            .ifNotExists()
+            .column("name", type: .text, .primaryKey(autoIncrement: false))
+            .column("applied_at", type: .bigint, .notNull)
+            .run()
+        let applied = Set(try await db.select().column("name").from("ll_schema_migrations")
+            .all(decodingColumn: "name", as: String.self))
+        for migration in all where !applied.contains(migration.name) {
+            try await migration.apply(db)
+            try await db.insert(into: "ll_schema_migrations")
+                .columns("name", "applied_at")
+                .values(migration.name, Int64(ProviderTime.now()))
+                .run()
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// `[/{version}]/oauth/access_token` with a `code`: the end of the classic code flow. The code is
+/// single-use, bound to its app and redirect URI, and to its PKCE challenge when it had one (then the
+/// `code_verifier` replaces the app secret, as for a public client).
+struct CodeExchangeController: Sendable {
+    let services: ProviderServices
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/oauth/access_token") { request, _ in try await exchange(request) }
+        router.post("/oauth/access_token") { request, _ in try await exchange(request) }
+        router.get("/:version/oauth/access_token") { request, _ in try await exchange(request) }
+        router.post("/:version/oauth/access_token") { request, _ in try await exchange(request) }
+    }
+
+    static func graphError(_ message: String, code: Int = 100, subcode: Int? = nil) -> Response {
+        var error: [String: JSONValue] = [
+            "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
+            "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
+        ]
+        if let subcode { error["error_subcode"] = .number(Double(subcode)) }
+        return Responses.json(.object(["error": .object(JSONObject(error))]), status: .badRequest)
+    }
+
+    private func exchange(_ request: Request) async throws -> Response {
+        var request = request
+        var parameters: FormParameters
+        do { parameters = try FormParameters(encoded: request.uri.query ?? "") } catch {
+            return Self.graphError("The query cannot be read: \(error.description).")
+        }
+        if request.method == .post {
+            for pair in try await request.formBody(limit: services.configuration.maximumBodySize).pairs {
+                parameters.append(pair.name, pair.value)
+            }
+        }
+        let fields: (appID: String?, redirectURI: String?, code: String?, verifier: String?, secret: String?, grantType: String?)
+        do {
+            fields = (
+                try parameters.single("client_id"), try parameters.single("redirect_uri"), try parameters.single("code"),
+                try parameters.single("code_verifier"), try parameters.single("client_secret"), try parameters.single("grant_type")
+            )
+        } catch {
+            return Self.graphError("The request is ambiguous: \(error.description).")
+        }
+        if let grantType = fields.grantType, !grantType.hasSameBytes(as: "authorization_code") {
+            return Self.graphError("Unsupported grant_type \(grantType).")
+        }
+        guard let appID = fields.appID, let app = try await services.store.app(id: appID) else {
+            return Self.graphError("Missing or unknown client_id.", code: 101)
+        }
+        guard let code = fields.code, !code.isEmpty else { return Self.graphError("Missing code.") }
+        guard let record = try await services.store.consumeAuthorizationCode(code) else {
+            return Self.graphError("This authorization code has been used or does not exist.", subcode: 36009)
+        }
+        guard record.appID.hasSameBytes(as: app.id) else {
+            return Self.graphError("This authorization code was issued to another app.", subcode: 36008)
+        }
+        guard record.expiresAt > ProviderTime.now() else {
+            return Self.graphError("This authorization code has expired.", subcode: 36007)
+        }
+        guard let redirectURI = fields.redirectURI, redirectURI.hasSameBytes(as: record.redirectURI) else {
+            return Self.graphError("redirect_uri must be the one the code was issued for.", subcode: 36008)
+        }
+        if let challenge = record.codeChallenge {
+            guard let verifier = fields.verifier.flatMap(CodeVerifier.init(string:)), verifier.challenge.hasSameBytes(as: challenge) else {
+                return Self.graphError("The code_verifier does not match the code_challenge.", subcode: 36008)
+            }
+        } else {
+            guard let secret = fields.secret, Self.constantTimeEqual(secret, app.secret) else {
+                return Self.graphError("Error validating client secret.", code: 1)
+            }
+        }
+        guard let user = try await services.store.user(id: record.userID) else {
+            return Self.graphError("The person of this code no longer exists.", code: 190)
+        }
+        let issuer = TokenIssuer(services: services)
+        let issued = try await issuer.accessToken(app: app, userID: user.id)
+        var body: [String: JSONValue] = [
+            "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
+        ]
+        if let nonce = record.nonce {
+            body["id_token"] = .string(try await issuer.idToken(
+                app: app, user: user, granted: record.granted, nonce: nonce, accessToken: issued.token
+            ))
+        }
+        return Responses.json(.object(JSONObject(body)))
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8), right = Array(b.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(left, right) { difference |= x ^ y }
+        return difference == 0
+    }
+}

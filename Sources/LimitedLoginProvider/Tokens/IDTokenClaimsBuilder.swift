@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The claims of an ID token (SPEC section 3): the standard ones, then one group per granted permission.
+struct IDTokenClaimsBuilder: Sendable {
+    static let lifetime: Int64 = 3600
+
+    let issuer: String
+    let app: AppRecord
+    let user: TestUserRecord
+    let asid: String
+    let granted: Set<Permission>
+    let nonce: String
+    let issuedAt: Int64
+    let friendASIDs: [String]
+    let pictureURL: String
+    var accessTokenHash: String?
+
+    func claims() -> JSONObject {
+        var claims: [String: JSONValue] = [
+            "iss": .string(issuer),
+            "aud": .string(app.id),
+            "sub": .string(asid),
+            "iat": .number(Double(issuedAt)),
+            "exp": .number(Double(issuedAt + Self.lifetime)),
+            "jti": .string(UUID().uuidString.lowercased()),
+            "nonce": .string(nonce),
+        ]
+        if granted.contains(.publicProfile) {
+            claims["name"] = .string(user.fullName)
+            claims["given_name"] = .string(user.firstName)
+            if let middle = user.middleName, !middle.isEmpty { claims["middle_name"] = .string(middle) }
+            claims["family_name"] = .string(user.lastName)
+            claims["picture"] = .string(pictureURL)
+        }
+        if granted.contains(.email) { claims["email"] = .string(user.email) }
+        if granted.contains(.userFriends) { claims["user_friends"] = .array(friendASIDs.map { .string($0) }) }
+        if granted.contains(.userBirthday), let birthday = user.birthday { claims["user_birthday"] = .string(birthday) }
+        if granted.contains(Permission(name: "user_age_range")), let range = ageRange() { claims["user_age_range"] = range.json }
+        if granted.contains(.userHometown), let hometown = user.hometown { claims["user_hometown"] = hometown.json }
+        if granted.contains(.userLocation), let location = user.location { claims["user_location"] = location.json }
+        if granted.contains(.userGender), let gender = user.gender { claims["user_gender"] = .string(gender) }
+        if granted.contains(Permission(name: "user_link")), let link = user.link { claims["user_link"] = .string(link) }
+        if let accessTokenHash { claims["at_hash"] = .string(accessTokenHash) }
+        return JSONObject(claims)
+    }
+
+    /// Facebook's age brackets, from the birthday: 13–17, 18–20, 21+.
+    func ageRange() -> UserAgeRange? {
+        guard let birthday = user.birthday.flatMap(Birthday.date(from:)) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let now = Date(timeIntervalSince1970: TimeInterval(issuedAt))
+        guard let age = calendar.dateComponents([.year], from: birthday, to: now).year else { return nil }
+        switch age {
+        case ..<13: return UserAgeRange(min: nil, max: 12)
+        case 13...17: return UserAgeRange(min: 13, max: 17)
+        case 18...20: return UserAgeRange(min: 18, max: 20)
+        default: return UserAgeRange(min: 21, max: nil)
+        }
+    }
+
+    /// `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core 3.2.2.9).
+    static func accessTokenHash(_ accessToken: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import LimitedLoginVerifier
+
+/// Checks ID tokens that come back to the provider (uninstall, OIDC status, `id_token_hint`) with the
+/// project's own strict verifier, against the provider's published keys and issuer.
+struct ReturnedTokenChecker: Sendable {
+    let services: ProviderServices
+
+    /// The verified token, for `appID`. `acceptingExpired` is for `id_token_hint`, which OpenID
+    /// Connect allows to be expired.
+    func verify(_ token: String, appID: String, acceptingExpired: Bool = false) async throws(TokenVerificationError) -> VerifiedIDToken {
+        let keySet: StaticKeySet
+        do { keySet = StaticKeySet(try await services.keyring.current().keySet) } catch {
+            throw .keySetUnavailable("the provider cannot read its own keys")
+        }
+        var configuration = VerifierConfiguration(appID: appID, allowedIssuers: [services.urls.issuer])
+        if acceptingExpired {
+            configuration.leeway = 365 * 24 * 3600
+            configuration.maximumTokenAge = 366 * 24 * 3600
+        }
+        let verifier = TokenVerifier(configuration: configuration, keys: keySet)
+        return try await verifier.verify(token, nonce: .notChecked)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLoginCore
+import LimitedLoginJOSE
+@testable import LimitedLoginProvider
+import LimitedLoginVerifier
+import Logging
+import Testing
+
+/// The apps and people every provider test starts with.
+enum TestFixtures {
+    static let appID = "1111111111"
+    static let otherAppID = "2222222222"
+    static let appSecret = "0123456789abcdef0123456789abcdef"
+    static let registeredRedirect = "https://app.example/callback"
+    static let alice = "100001"
+    static let bob = "100002"
+    static let carol = "100003"
+
+    static let fixtures = ProviderFixtures(
+        apps: [
+            .init(id: appID, secret: appSecret, name: "Test App", redirectURIs: [registeredRedirect], businessID: "77"),
+            .init(id: otherAppID, secret: nil, name: "Other App", redirectURIs: nil, businessID: nil),
+        ],
+        users: [
+            .init(
+                id: alice, firstName: "Alice", middleName: "Q", lastName: "Smith", email: "alice@example.com",
+                password: "alice-pass", birthday: "04/22/1990", gender: "female", hometown: .init(id: "501", name: "Paris"),
+                location: .init(id: "502", name: "Lyon"), link: "https://example.com/alice", friends: [bob, carol]
+            ),
+            .init(
+                id: bob, firstName: "Bob", middleName: nil, lastName: "Jones", email: "bob@example.com",
+                password: "bob-pass", birthday: "01/15/2007", gender: "male", hometown: nil, location: nil, link: nil,
+                friends: [carol]
+            ),
+            .init(
+                id: carol, firstName: "Carol", middleName: nil, lastName: "White", email: "carol@example.com",
+                password: "carol-pass", birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil
+            ),
+        ]
+    )
+
+    static let baseURL = "http://provider.test"
+
+    static func configuration(store: StoreLocation = .sqliteMemory, port: Int = 0, publicBaseURL: String? = baseURL) -> ProviderConfiguration {
+        ProviderConfiguration(
+            host: "127.0.0.1", port: port, store: store, publicBaseURL: publicBaseURL, fixtures: fixtures, seedsDemoData: false
+        )
+    }
+
+    static let quietLogger = Logger(label: "provider-test", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+/// Runs `body` against a fresh provider (in-memory store) through its real router, in process.
+func withProvider<Value: Sendable>(
+    _ configuration: ProviderConfiguration = TestFixtures.configuration(),
+    _ body: @Sendable (_ client: any TestClientProtocol, _ provider: LimitedLoginProvider) async throws -> Value
+) async throws -> Value {
+    let provider = try await LimitedLoginProvider.prepare(configuration, logger: TestFixtures.quietLogger)
+    defer { Task { await provider.store.close() } }
+    return try await provider.application().test(.router) { client in
+        try await body(client, provider)
+    }
+}
+
+/// A dialog URL (path and query) with sensible defaults for a limited login.
+func dialogPath(
+    appID: String = TestFixtures.appID,
+    redirectURI: String? = TestFixtures.registeredRedirect,
+    scope: String? = "openid,public_profile,email",
+    nonce: String? = "nonce-123",
+    state: String? = "state-xyz",
+    limited: Bool = true,
+    responseType: String? = nil,
+    extra: [(String, String)] = [],
+    version: String? = "v21.0"
+) -> String {
+    var parameters = FormParameters()
+    parameters.append("client_id", appID)
+    if let redirectURI { parameters.append("redirect_uri", redirectURI) }
+    if let responseType { parameters.append("response_type", responseType) } else if limited {
+        parameters.append("response_type", "id_token,graph_domain,user_token_nonce")
+    }
+    if let scope { parameters.append("scope", scope) }
+    if let nonce { parameters.append("nonce", nonce) }
+    if let state { parameters.append("state", state) }
+    if limited { parameters.append("tp", "ios_14_do_not_track") }
+    for (name, value) in extra { parameters.append(name, value) }
+    return (version.map { "/\($0)" } ?? "") + "/dialog/oauth?" + parameters.encoded
+}
+
+/// A response, read once.
+struct Page: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: String
+
+    var location: String? { headers[.location] }
+
+    /// The parameters a redirect carries in its fragment (or query, for `query`).
+    func redirectParameters(mode: ResponseMode = .fragment) throws -> FormParameters {
+        let location = try #require(self.location, "expected a redirect, got \(status): \(body.prefix(300))")
+        let separator: Character = mode == .fragment ? "#" : "?"
+        let parts = location.split(separator: separator, maxSplits: 1)
+        #expect(parts.count == 2, "no \(separator) in \(location)")
+        return try FormParameters(encoded: parts.count == 2 ? parts[1] : "")
+    }
+
+    /// The value of a hidden input (HTML-unescaped), from the first form that has it.
+    func hiddenInput(_ name: String) -> String? {
+        HTMLScraper.inputs(in: body).first { $0.name == name && $0.type == "hidden" }?.value
+    }
+
+    var title: String? { HTMLScraper.title(in: body) }
+}
+
+/// Reads the dialog's HTML the way a scripted browser would.
+enum HTMLScraper {
+    struct Input: Equatable { var type: String; var name: String; var value: String; var checked: Bool; var disabled: Bool }
+
+    static func inputs(in html: String) -> [Input] {
+        var result: [Input] = []
+        var rest = Substring(html)
+        while let start = rest.range(of: "<input ") {
+            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
+            let tag = String(rest[start.lowerBound...end])
+            result.append(Input(
+                type: attribute("type", in: tag) ?? "text", name: attribute("name", in: tag) ?? "",
+                value: attribute("value", in: tag) ?? "", checked: tag.contains(" checked"), disabled: tag.contains(" disabled")
+            ))
+            rest = rest[rest.index(after: end)...]
+        }
+        return result
+    }
+
+    static func attribute(_ name: String, in tag: String) -> String? {
+        guard let range = tag.range(of: " \(name)=\"") else { return nil }
+        let after = tag[range.upperBound...]
+        guard let close = after.firstIndex(of: "\"") else { return nil }
+        return unescape(String(after[..<close]))
+    }
+
+    static func title(in html: String) -> String? {
+        guard let start = html.range(of: "<title>"), let end = html.range(of: "</title>") else { return nil }
+        return unescape(String(html[start.upperBound..<end.lowerBound]))
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&#61;", with: "=").replacingOccurrences(of: "&#96;", with: "`")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
+
+/// A person with a browser: keeps cookies, reads pages, submits the dialog's forms.
+final class DialogBrowser: @unchecked Sendable {
+    let client: any TestClientProtocol
+    private(set) var cookies: [String: String] = [:]
+    private(set) var setCookieHeaders: [String] = []
+
+    init(client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    func get(_ path: String) async throws -> Page {
+        try await send(path, method: .get, body: nil)
+    }
+
+    func post(_ path: String, form: FormParameters) async throws -> Page {
+        try await send(path, method: .post, body: form.encoded, contentType: "application/x-www-form-urlencoded")
+    }
+
+    func send(_ path: String, method: HTTPRequest.Method, body: String?, contentType: String? = nil) async throws -> Page {
+        var headers: HTTPFields = [:]
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        if let contentType { headers[.contentType] = contentType }
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+        )
+        for header in response.headers[values: .setCookie] {
+            setCookieHeaders.append(header)
+            let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { cookies[String(pair[0])] = String(pair[1]) }
+        }
+        return Page(status: response.status, headers: response.headers, body: String(buffer: response.body))
+    }
+
+    /// Picks a test user on the sign-in page.
+    func signIn(as userID: String, on page: Page) async throws -> Page {
+        var form = FormParameters()
+        form.append("csrf_token", try #require(page.hiddenInput("csrf_token")))
+        form.append("request", try #require(page.hiddenInput("request")))
+        form.append("user_id", userID)
+        return try await post(DialogController.signInPath, form: form)
+    }
+
+    /// Signs in with email and password on the sign-in page.
+    func signIn(email: String, password: String, on page: Page) async throws -> Page {
+        var form = FormParameters()
+        form.append("csrf_token", try #require(page.hiddenInput("csrf_token")))
+        form.append("request", try #require(page.hiddenInput("request")))
+        form.append("email", email)
+        form.append("pass", password)
+        return try await post(DialogController.signInPath, form: form)
+    }
+
+    /// Submits the consent page with the given permissions ticked (nil: leave the page's ticks).
+    func consent(on page: Page, ticking: [String]? = nil, action: String = "continue") async throws -> Page {
+        var form = FormParameters()
+        form.append("csrf_token", try #require(page.hiddenInput("csrf_token")))
+        form.append("request", try #require(page.hiddenInput("request")))
+        let checkboxes = HTMLScraper.inputs(in: page.body).filter { $0.type == "checkbox" && !$0.disabled }
+        for box in checkboxes where ticking.map({ $0.contains(box.value) }) ?? box.checked {
+            form.append("permission", box.value)
+        }
+        form.append("action", action)
+        return try await post(DialogController.confirmPath, form: form)
+    }
+
+    /// The whole dialog from its URL for someone not yet signed in: sign in as `userID`, follow the
+    /// redirect back to the dialog, and consent (unless the dialog answers straight away).
+    func logIn(_ path: String, as userID: String, ticking: [String]? = nil) async throws -> Page {
+        var page = try await get(path)
+        if page.status == .ok, page.body.contains("id=\"password-form\"") {
+            let signedIn = try await signIn(as: userID, on: page)
+            #expect(signedIn.status == .seeOther, "sign-in answered \(signedIn.status): \(signedIn.body.prefix(300))")
+            page = try await get(try #require(signedIn.location))
+        }
+        if page.status == .ok, page.body.contains("id=\"consent-form\"") {
+            page = try await consent(on: page, ticking: ticking)
+        }
+        return page
+    }
+}
+
+/// Verifies an ID token with the project's verifier against the provider's published key set.
+func verifyIDToken(
+    _ token: String, provider: LimitedLoginProvider, appID: String = TestFixtures.appID, nonce: String = "nonce-123"
+) async throws -> VerifiedIDToken {
+    let keys = try await provider.services.keyring.current().keySet
+    let verifier = TokenVerifier(
+        configuration: VerifierConfiguration(appID: appID, allowedIssuers: [provider.urls.issuer]), keys: StaticKeySet(keys)
+    )
+    return try await verifier.verify(token, nonce: .exact(nonce))
+}
