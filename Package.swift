@@ -136,7 +136,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LimitedLoginCLITests",
-            dependencies: ["LimitedLoginJOSE", "LimitedLoginTestSupport", "limited-login"]
+            dependencies: [
+                "LimitedLoginJOSE",
+                "LimitedLoginTestSupport",
+                "limited-login",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
     ]
 )

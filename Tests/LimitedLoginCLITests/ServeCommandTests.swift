@@ -1,0 +1,144 @@
+import Foundation
+import NIOHTTP1
+import LimitedLoginJOSE
+import Testing
+
+/// A hidden input's value on a page (the provider escapes `& = " ' < >`).
+private func hiddenValue(_ name: String, in html: String) -> String? {
+    guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+    let rest = html[range.upperBound...]
+    guard let end = rest.firstIndex(of: "\"") else { return nil }
+    return String(rest[..<end]).replacingOccurrences(of: "&#61;", with: "=").replacingOccurrences(of: "&amp;", with: "&")
+        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+}
+
+private func formEncode(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+}
+
+private func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// Signs in as the first listed test user and consents, with plain HTTP requests. Returns the session
+/// cookie and the final redirect.
+private func logIn(dialogURL: String, baseURL: String) async throws -> (cookie: String, location: String) {
+    let signInPage = try await HTTPExchange.send(dialogURL)
+    #expect(signInPage.status == 200)
+    let browserCookie = try #require(signInPage.header("set-cookie")?.split(separator: ";").first.map(String.init))
+    let csrf = try #require(hiddenValue("csrf_token", in: signInPage.body))
+    let request = try #require(hiddenValue("request", in: signInPage.body))
+    let userID = try #require(hiddenValue("user_id", in: signInPage.body))
+    let signedIn = try await HTTPExchange.send(
+        baseURL + "/dialog/oauth/signin", method: .POST, cookie: browserCookie,
+        form: "csrf_token=\(formEncode(csrf))&request=\(formEncode(request))&user_id=\(userID)"
+    )
+    #expect(signedIn.status == 303)
+    let session = try #require(signedIn.header("set-cookie")?.split(separator: ";").first.map(String.init))
+    let consent = try await HTTPExchange.send(baseURL + (try #require(signedIn.header("location"))), cookie: session)
+    #expect(consent.status == 200)
+    let consentCSRF = try #require(hiddenValue("csrf_token", in: consent.body))
+    let done = try await HTTPExchange.send(
+        baseURL + "/dialog/oauth/confirm", method: .POST, cookie: session,
+        form: "csrf_token=\(formEncode(consentCSRF))&request=\(formEncode(request))&permission=email&action=continue"
+    )
+    #expect(done.status == 303)
+    return (session, try #require(done.header("location")))
+}
+
+@Suite("limited-login serve")
+struct ServeCommandTests {
+    @Test("with no configuration it creates limited-login.sqlite here, seeds a demo app and users, and prints the URLs")
+    func firstStart() async throws {
+        let folder = try temporaryFolder()
+        let server = try await ServerProcess.start(["--port", "0"], directory: folder)
+        defer { Task { await server.stop() } }
+        let output = server.output
+        #expect(output.contains("First start: seeded the demo app and test users"))
+        #expect(output.contains("app Demo App: ID 1000000000000001"))
+        #expect(output.contains("discovery:  \(server.baseURL)/.well-known/openid-configuration/"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("limited-login.sqlite").path))
+
+        let discovery = try await HTTPExchange.send(server.baseURL + "/.well-known/openid-configuration")
+        #expect(discovery.status == 200)
+        #expect(discovery.body.contains("\"issuer\":\"\(server.baseURL)\""))
+
+        let dialogLine = try #require(output.split(separator: "\n").first { $0.contains("/v21.0/dialog/oauth?") })
+        let dialogURL = dialogLine.trimmingCharacters(in: .whitespaces)
+        let dialog = try await HTTPExchange.send(dialogURL)
+        #expect(dialog.status == 200)
+        #expect(dialog.body.contains("Log in to continue to Demo App"))
+        #expect(dialog.body.contains("Log in as Alice Example"))
+        await server.stop()
+    }
+
+    @Test("a login survives a crash (SIGKILL): the restarted provider keeps its key, session and grant")
+    func crashSafety() async throws {
+        let folder = try temporaryFolder()
+        let arguments = ["--port", "0", "--database", "state.sqlite", "--issuer", "https://issuer.test"]
+        let first = try await ServerProcess.start(arguments, directory: folder)
+        let keysBefore = try await HTTPExchange.send(first.baseURL + "/.well-known/oauth/openid/jwks")
+        let dialogURL = first.baseURL + "/v21.0/dialog/oauth?client_id=1000000000000001&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+            + "&response_type=id_token&scope=public_profile,email&nonce=n1&tp=ios_14_do_not_track&state=s"
+        let login = try await logIn(dialogURL: dialogURL, baseURL: first.baseURL)
+        #expect(login.location.hasPrefix("http://127.0.0.1:9/cb#id_token="))
+        await first.stop(signal: SIGKILL)
+
+        let second = try await ServerProcess.start(arguments, directory: folder)
+        defer { Task { await second.stop() } }
+        #expect(!second.output.contains("First start"), "the demo data is seeded once")
+        let keysAfter = try await HTTPExchange.send(second.baseURL + "/.well-known/oauth/openid/jwks")
+        #expect(keysAfter.body == keysBefore.body, "same signing key after the crash")
+        let repeatURL = dialogURL.replacingOccurrences(of: first.baseURL, with: second.baseURL)
+        let again = try await HTTPExchange.send(repeatURL, cookie: login.cookie)
+        #expect(again.status == 302, "signed in and consented before the crash: straight back to the app")
+        #expect(again.header("location")?.contains("granted_scopes=email%2Copenid%2Cpublic_profile") == true)
+        await second.stop()
+    }
+
+    @Test("bad options fail with a one-line reason and exit status 64")
+    func badOptions() async throws {
+        let folder = try temporaryFolder()
+        let badFixtures = folder.appendingPathComponent("bad.json")
+        try Data(#"{"users":[{"first_name":"A","last_name":"B","email":"a@example.com","password":"p","birthday":"1990-01-01"}]}"#.utf8)
+            .write(to: badFixtures)
+        let notJSON = folder.appendingPathComponent("not.json")
+        try Data("{apps:".utf8).write(to: notJSON)
+        let cases: [([String], String)] = [
+            (["serve", "--database", "postgres://localhost/db"], "limited-login serve: the store is unavailable: PostgreSQL is not supported yet; give an SQLite file path"),
+            (["serve", "--fixtures", folder.appendingPathComponent("missing.json").path], "limited-login serve: cannot read the fixtures file"),
+            (["serve", "--fixtures", badFixtures.path], "limited-login serve: the fixtures are invalid: user a@example.com has birthday \"1990-01-01\"; use MM/DD/YYYY"),
+            (["serve", "--fixtures", notJSON.path], "not valid JSON"),
+            (["serve", "--port", "70000"], "--port must be between 0 and 65535."),
+        ]
+        for (arguments, message) in cases {
+            let result = try await CLIProcess.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.error)")
+            #expect(result.error.contains(message), "\(arguments): \(result.error)")
+            #expect(!result.error.contains("Fatal error") && !result.error.contains("Backtrace"))
+        }
+    }
+
+    @Test("fixtures load apps and users, and a second start with the same file changes nothing")
+    func fixturesFile() async throws {
+        let folder = try temporaryFolder()
+        let fixtures = folder.appendingPathComponent("fixtures.json")
+        try Data(#"""
+        {"apps": [{"id": "555", "name": "Fixture App", "secret": "s3cret", "redirect_uris": ["https://fixture.example/cb"]}],
+         "users": [{"id": "9001", "first_name": "Dana", "last_name": "Fixture", "email": "dana@example.com", "password": "pw",
+                    "birthday": "02/29/2000", "friends": ["erin@example.com"]},
+                   {"first_name": "Erin", "last_name": "Fixture", "email": "erin@example.com", "password": "pw"}]}
+        """#.utf8).write(to: fixtures)
+        for round in 1...2 {
+            let server = try await ServerProcess.start(["--port", "0", "--fixtures", fixtures.path, "--no-demo-data"], directory: folder)
+            #expect(server.output.contains("app Fixture App: ID 555"), "round \(round)")
+            #expect(!server.output.contains("Demo App"), "round \(round)")
+            let home = try await HTTPExchange.send(server.baseURL + "/")
+            #expect(home.body.contains("dana@example.com") && home.body.contains("erin@example.com"), "round \(round)")
+            #expect(home.body.components(separatedBy: "dana@example.com").count == 2, "round \(round): one Dana")
+            await server.stop()
+        }
+    }
+}
