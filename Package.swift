@@ -87,6 +87,11 @@ let package = Package(
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginVerifier",
+                "LimitedLoginProvider",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 "LimitedLoginTestSupport",
             ]
         ),

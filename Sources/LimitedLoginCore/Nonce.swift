@@ -7,6 +7,8 @@ public enum Nonce {
     /// nonce that looks equal but is not will fail verification in a way nobody can see.
     public static func isValid(_ nonce: String) -> Bool {
         guard !nonce.isEmpty else { return false }
+        // The common case, printable ASCII with no space, needs no Unicode property lookups.
+        if nonce.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return true }
         return nonce.unicodeScalars.allSatisfy { scalar in
             let properties = scalar.properties
             switch properties.generalCategory {

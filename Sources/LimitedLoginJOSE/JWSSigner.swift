@@ -4,19 +4,21 @@ public struct JWSSigner: Sendable {
     public let privateKey: RS256PrivateKey
     /// The `kid` written in every header.
     public let keyID: String
+    /// The base64url header, the same for every token of this key.
+    private let encodedHeader: String
 
     public init(privateKey: RS256PrivateKey, keyID: String) {
         self.privateKey = privateKey
         self.keyID = keyID
+        let header: JSONObject = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
+        self.encodedHeader = Base64URL.encode(JSONSerializer.serialize(.object(header)))
     }
 
     /// Signs `claims` as a JWT with header `{"alg":"RS256","kid":…,"typ":"JWT"}`.
     public func sign(claims: JSONObject) throws(RSAKeyError) -> String {
-        let header: JSONObject = ["alg": "RS256", "typ": "JWT", "kid": .string(keyID)]
-        return try sign(
-            headerBytes: JSONSerializer.serialize(.object(header)),
-            payloadBytes: JSONSerializer.serialize(.object(claims))
-        )
+        let signingInput = encodedHeader + "." + Base64URL.encode(JSONSerializer.serialize(.object(claims)))
+        let signature = try privateKey.sign(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// Signs arbitrary header and payload bytes exactly as given (tests use this to build hostile tokens).

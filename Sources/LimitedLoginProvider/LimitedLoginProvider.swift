@@ -54,6 +54,7 @@ public struct LimitedLoginProvider: Sendable {
         OpenIDController(services: services).addRoutes(to: router)
         UninstallController(services: services).addRoutes(to: router)
         CodeExchangeController(services: services).addRoutes(to: router)
+        DemoCallbackController(services: services).addRoutes(to: router)
         return router
     }
 

@@ -35,11 +35,23 @@ public final class ProviderURLs: Sendable {
     /// The picture URL put in ID tokens.
     func pictureURL(asid: String) -> String { baseURL + "/\(Self.apiVersion)/\(asid)/picture" }
 
-    /// A dialog URL for a limited login to an app with a fresh-looking nonce, to paste into a browser.
-    public func limitedDialogURL(appID: String, redirectURI: String? = nil, nonce: String = "demo-nonce") -> String {
+    /// True when the base URL is a loopback address, so that its own paths are loopback redirect URIs.
+    var isLoopback: Bool {
+        let base = baseURL
+        return base.hasPrefix("http://127.0.0.1:") || base.hasPrefix("http://[::1]:")
+    }
+
+    /// A dialog URL for a limited login to an app, to open in a browser. On loopback it ends on the
+    /// provider's own demo page (`form_post` to `/demo/callback`); otherwise at `fb{appID}://authorize/`.
+    public func limitedDialogURL(appID: String, nonce: String = "demo-nonce") -> String {
         var parameters = FormParameters()
         parameters.append("client_id", appID)
-        parameters.append("redirect_uri", redirectURI ?? "fb\(appID)://authorize/")
+        if isLoopback {
+            parameters.append("redirect_uri", baseURL + DemoCallbackController.path)
+            parameters.append("response_mode", "form_post")
+        } else {
+            parameters.append("redirect_uri", "fb\(appID)://authorize/")
+        }
         parameters.append("response_type", "id_token,graph_domain,user_token_nonce")
         parameters.append("scope", "openid,public_profile,email,user_friends")
         parameters.append("nonce", nonce)

@@ -4,11 +4,14 @@ import Foundation
 @main
 enum BenchMain {
     static let usage = """
-        usage: swift run -c release limited-login-bench <benchmark> [--seconds N]
+        usage: swift run -c release limited-login-bench <benchmark> [--seconds N] [--clients N] [--pipeline N] (issue: defaults 8 and 1)
 
         benchmarks:
           verify   full ID-token verifications per second with a warm remote key cache,
                    against bare RS256 signature checks per second on the same token
+          issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
+                   session, concurrent loopback clients), against bare RS256 signatures per second
+                   on as many threads as the server's event loops; then JWKS requests per second
         """
 
     static func main() async {
@@ -24,6 +27,20 @@ enum BenchMain {
                 try await VerifyBenchmark(secondsPerRound: seconds).run()
             } catch {
                 FileHandle.standardError.write(Data("verify benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "issue":
+            do {
+                var benchmark = IssueBenchmark(secondsPerRound: seconds)
+                if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
+                    benchmark.clients = clients
+                }
+                if let index = arguments.firstIndex(of: "--pipeline"), index + 1 < arguments.count, let depth = Int(arguments[index + 1]), depth > 0 {
+                    benchmark.pipelineDepth = depth
+                }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("issue benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

@@ -122,6 +122,7 @@ struct VerifyBenchmark {
 enum BenchmarkError: Error {
     case serverDidNotStart
     case cacheNotWarm(Int)
+    case unexpectedResponse(String)
 }
 
 extension Duration {

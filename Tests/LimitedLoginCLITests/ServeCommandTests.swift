@@ -98,6 +98,21 @@ struct ServeCommandTests {
         await second.stop()
     }
 
+    @Test("a second provider on the same SQLite file is refused at once, with the reason")
+    func secondProcessRefused() async throws {
+        let folder = try temporaryFolder()
+        let first = try await ServerProcess.start(["--port", "0", "--database", "shared.sqlite"], directory: folder)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let second = try await CLIProcess.run(["serve", "--port", "0", "--database", folder.appendingPathComponent("shared.sqlite").path])
+        #expect(clock.now - started < .seconds(10), "refused at once, not after spinning")
+        #expect(second.status == 1)
+        #expect(second.error.contains("is in use by another provider process"), "\(second.error)")
+        let stillServing = try await HTTPExchange.send(first.baseURL + "/.well-known/openid-configuration")
+        #expect(stillServing.status == 200)
+        await first.stop()
+    }
+
     @Test("bad options fail with a one-line reason and exit status 64")
     func badOptions() async throws {
         let folder = try temporaryFolder()

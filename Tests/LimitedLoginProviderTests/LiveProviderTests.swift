@@ -78,4 +78,25 @@ struct LiveProviderTests {
             #expect(page.body.contains(HTMLEscaping.escape("\(baseURL)/v21.0/dialog/oauth?client_id=\(TestFixtures.appID)")))
         }
     }
+
+    @Test("the demo dialog URL ends on the provider's own page, which shows the response and the decoded claims")
+    func demoDialogURL() async throws {
+        try await withLiveProvider(TestFixtures.configuration(publicBaseURL: nil)) { baseURL, client, provider in
+            let url = provider.urls.limitedDialogURL(appID: TestFixtures.appID)
+            #expect(url.contains("redirect_uri=\(FormParameters.encode(baseURL + "/demo/callback"))&response_mode=form_post"))
+            let browser = DialogBrowser(client: client)
+            let posting = try await browser.logIn(String(url.dropFirst(baseURL.count)), as: TestFixtures.alice)
+            #expect(posting.status == .ok)
+            #expect(posting.body.contains("action=\"\(baseURL)/demo/callback\""))
+            var form = FormParameters()
+            for input in HTMLScraper.inputs(in: posting.body) where input.type == "hidden" {
+                form.append(input.name, input.value)
+            }
+            let shown = try await browser.post("/demo/callback", form: form)
+            #expect(shown.status == .ok)
+            #expect(shown.title == "Login complete")
+            #expect(shown.body.contains("&quot;nonce&quot;: &quot;demo-nonce&quot;"))
+            #expect(shown.body.contains("&quot;email&quot;: &quot;alice@example.com&quot;"))
+        }
+    }
 }

@@ -46,9 +46,9 @@ struct DialogController: Sendable {
         guard let user else {
             return try await signInPage(dialog, request: request, errorMessage: nil, email: nil, status: .ok)
         }
-        let grant = try await services.store.grant(appID: dialog.app.id, userID: user.id)
+        let (grant, friends) = try await services.store.grantAndVisibleFriends(appID: dialog.app.id, userID: user.id)
         if dialog.authType == nil, let grant, LoginCompletion.hasDecided(grant, on: dialog) {
-            return try await completion.complete(dialog, user: user, grant: grant, afterPost: false)
+            return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: friends, afterPost: false)
         }
         return try await consentPage(dialog, user: user, request: request)
     }
@@ -75,12 +75,11 @@ struct DialogController: Sendable {
                 return try responder.respond(dialog.target, error: .loginRequired, afterPost: false)
             }
         }
-        guard let grant = try await services.store.grant(appID: dialog.app.id, userID: user.id),
-              LoginCompletion.hasDecided(grant, on: dialog)
-        else {
+        let (grant, friends) = try await services.store.grantAndVisibleFriends(appID: dialog.app.id, userID: user.id)
+        guard let grant, LoginCompletion.hasDecided(grant, on: dialog) else {
             return try responder.respond(dialog.target, error: .consentRequired, afterPost: false)
         }
-        return try await completion.complete(dialog, user: user, grant: grant, afterPost: false)
+        return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: friends, afterPost: false)
     }
 
     // MARK: - POST /dialog/oauth/signin
@@ -149,7 +148,7 @@ struct DialogController: Sendable {
         case "continue"?:
             let ticked = Set(form.all("permission").map { Permission(name: $0) })
             let grant = try await completion.recordConsent(dialog, userID: user.id, ticked: ticked)
-            return try await completion.complete(dialog, user: user, grant: grant, afterPost: true)
+            return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: nil, afterPost: true)
         case "cancel"?:
             return try responder.respondCancelled(dialog.target, afterPost: true)
         default:

@@ -151,6 +151,7 @@ struct DialogRequestParser: Sendable {
 
     /// A comma- or space-separated list.
     static func list(_ text: String) -> [String] {
-        text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        text.utf8.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") })
+            .map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -42,7 +42,11 @@ struct LoginCompletion: Sendable {
     }
 
     /// The success response: tokens and code as requested, state, granted and denied scopes.
-    func complete(_ dialog: DialogRequest, user: TestUserRecord, grant: GrantRecord, afterPost: Bool) async throws -> Response {
+    ///
+    /// `friendASIDs` are the visible friends read with the grant, or nil to read them now.
+    func complete(
+        _ dialog: DialogRequest, user: TestUserRecord, grant: GrantRecord, friendASIDs: [String]?, afterPost: Bool
+    ) async throws -> Response {
         let issuer = TokenIssuer(services: services)
         var granted = grant.granted
         if dialog.limited { granted = granted.filter(\.isAllowedInLimitedLogin) }
@@ -60,7 +64,8 @@ struct LoginCompletion: Sendable {
         }
         if dialog.wantsIDToken, let nonce = dialog.nonce {
             let idToken = try await issuer.idToken(
-                app: dialog.app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token
+                app: dialog.app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token,
+                friendASIDs: friendASIDs
             )
             parameters.append("id_token", idToken)
         }

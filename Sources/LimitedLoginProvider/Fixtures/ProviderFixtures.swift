@@ -32,6 +32,14 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var redirectURIs: [String]?
         public var businessID: String?
 
+        public init(id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil) {
+            self.id = id
+            self.secret = secret
+            self.name = name
+            self.redirectURIs = redirectURIs
+            self.businessID = businessID
+        }
+
         enum CodingKeys: String, CodingKey {
             case id, secret, name
             case redirectURIs = "redirect_uris"
@@ -42,6 +50,11 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
     public struct Place: Sendable, Equatable, Codable {
         public var id: String
         public var name: String
+
+        public init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
     }
 
     public struct User: Sendable, Equatable, Codable {
@@ -58,6 +71,25 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var link: String?
         /// IDs or emails of other users in the file or the store.
         public var friends: [String]?
+
+        public init(
+            id: String? = nil, firstName: String, middleName: String? = nil, lastName: String, email: String, password: String,
+            birthday: String? = nil, gender: String? = nil, hometown: Place? = nil, location: Place? = nil, link: String? = nil,
+            friends: [String]? = nil
+        ) {
+            self.id = id
+            self.firstName = firstName
+            self.middleName = middleName
+            self.lastName = lastName
+            self.email = email
+            self.password = password
+            self.birthday = birthday
+            self.gender = gender
+            self.hometown = hometown
+            self.location = location
+            self.link = link
+            self.friends = friends
+        }
 
         enum CodingKeys: String, CodingKey {
             case id, email, password, birthday, gender, hometown, location, link, friends

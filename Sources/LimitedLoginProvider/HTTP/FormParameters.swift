@@ -68,24 +68,29 @@ struct FormParameters: Sendable {
     }
 
     static func encode(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                  UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
+                output.append(byte)
             case UInt8(ascii: " "):
-                output += "+"
+                output.append(UInt8(ascii: "+"))
             default:
-                output += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     private static func decode(_ text: Substring, parameter: String) throws(FormParametersError) -> String {
+        // Most values need no decoding; a Substring of a String is valid UTF-8 already.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

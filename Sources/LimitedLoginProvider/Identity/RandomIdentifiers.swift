@@ -23,12 +23,23 @@ enum RandomIdentifiers {
     /// A 32-character lowercase hex secret, the shape of a Facebook app secret.
     static func appSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// SHA-256 hex: how sessions, codes and access tokens are stored, so the database never holds one
     /// that works.
     static func storageHash(_ secret: String) -> String {
-        SHA256.hash(data: Array(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Array(secret.utf8)))
+    }
+
+    /// Lowercase hex.
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var output: [UInt8] = []
+        for byte in bytes {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -92,6 +92,6 @@ public final class SigningKeyring: Sendable {
     /// A 40-character hex key ID, the shape of the real service's.
     static func makeKeyID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<20).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return RandomIdentifiers.hex((0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -23,6 +23,7 @@ struct PageRenderer: Sendable {
         case error
         case formPost = "form_post"
         case home
+        case demoCallback = "demo_callback"
     }
 
     private let library: MustacheLibrary
@@ -35,6 +36,7 @@ struct PageRenderer: Sendable {
         try library.register(PageTemplates.error, named: Page.error.rawValue)
         try library.register(PageTemplates.formPost, named: Page.formPost.rawValue)
         try library.register(PageTemplates.home, named: Page.home.rawValue)
+        try library.register(PageTemplates.demoCallback, named: Page.demoCallback.rawValue)
         self.library = library
     }
 

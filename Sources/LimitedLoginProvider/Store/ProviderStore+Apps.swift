@@ -31,14 +31,18 @@ extension ProviderStore {
         try await run("app \(app.id)") {
             try await db.insert(into: "ll_apps").model(AppRow(app), keyEncodingStrategy: .convertToSnakeCase).run()
         }
+        caches.apps.remove(app.id)
     }
 
     /// The app with this ID, or nil.
     public func app(id: String) async throws(StoreError) -> AppRecord? {
-        try await run("app \(id)") {
+        if let cached = caches.apps.value(for: id) { return cached }
+        let app = try await run("app \(id)") {
             try await db.select().column("*").from("ll_apps").where("id", .equal, id)
                 .first(decoding: AppRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
         }
+        if let app { caches.apps.store(app, for: id) }
+        return app
     }
 
     /// Every app, oldest first.

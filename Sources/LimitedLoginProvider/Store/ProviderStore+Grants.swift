@@ -24,7 +24,12 @@ enum PermissionList {
     }
 
     static func decode(_ text: String) -> Set<Permission> {
-        Set(text.split(separator: ",").map { Permission(name: String($0)) })
+        Set(text.utf8.split(separator: UInt8(ascii: ",")).map { Permission(name: String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// True when the stored list holds `name`, without building the set.
+    static func contains(_ text: String, _ name: String) -> Bool {
+        text.utf8.split(separator: UInt8(ascii: ",")).contains { $0.elementsEqual(name.utf8) }
     }
 }
 
@@ -33,18 +38,24 @@ extension ProviderStore {
     ///
     /// Stable for (user, app) forever, also across an uninstall; different between apps.
     public func appScopedID(appID: String, userID: String) async throws(StoreError) -> String {
-        try await run("app-scoped id") {
+        let key = appID + " " + userID
+        if let cached = caches.appScopedIDs.value(for: key) { return cached }
+        let asid = try await run("app-scoped id") {
             let select = db.select().column("asid").from("ll_app_scoped_ids")
                 .where("app_id", .equal, appID).where("user_id", .equal, userID)
             if let existing = try await select.first(decodingColumn: "asid", as: String.self) { return existing }
             try await db.insert(into: "ll_app_scoped_ids").columns("app_id", "user_id", "asid")
                 .values(appID, userID, RandomIdentifiers.numericID(digits: 17))
                 .ignoringConflicts(with: ["app_id", "user_id"]).run()
+            // A new ASID can make a friend visible (the friends query joins on it).
+            caches.grantsChanged()
             guard let made = try await select.first(decodingColumn: "asid", as: String.self) else {
                 throw StoreError.corrupt("app-scoped id of \(userID) in \(appID) vanished")
             }
             return made
         }
+        caches.appScopedIDs.store(asid, for: key)
+        return asid
     }
 
     /// The user behind an app-scoped ID in an app, or nil.
@@ -80,6 +91,7 @@ extension ProviderStore {
                 }
                 .run()
         }
+        caches.grantsChanged()
     }
 
     /// Ends a user's installation of an app: the grant stays on record but no longer counts. Returns
@@ -90,6 +102,51 @@ extension ProviderStore {
         grant.updatedAt = ProviderTime.now()
         try await saveGrant(grant)
         return true
+    }
+
+    /// A user's grant for an app and the app-scoped IDs of their friends who are visible in it
+    /// (``visibleFriendASIDs(userID:appID:)``), read in one statement: what a repeat login needs.
+    public func grantAndVisibleFriends(appID: String, userID: String) async throws(StoreError) -> (grant: GrantRecord?, friendASIDs: [String]) {
+        let key = appID + " " + userID
+        // Read the generation before the database: a write that lands meanwhile bumps it after writing,
+        // so what is read here is never kept under a generation that postdates a change it missed.
+        let generation = caches.grantGeneration.load(ordering: .sequentiallyConsistent)
+        if caches.isSoleWriter, let cached = caches.grants.value(for: key), cached.generation == generation {
+            return (cached.grant, cached.friendASIDs)
+        }
+        let result = try await run("grant and friends") {
+            let rows = try await db.raw("""
+                SELECT 0 AS friend, g.granted AS granted, g.declined AS declined, g.installed AS installed,
+                       g.updated_at AS updated_at, '' AS asid
+                FROM ll_grants g WHERE g.app_id = \(bind: appID) AND g.user_id = \(bind: userID)
+                UNION ALL
+                SELECT 1, g.granted, '', g.installed, 0, a.asid
+                FROM ll_friendships f
+                JOIN ll_grants g ON g.user_id = f.friend_id AND g.app_id = \(bind: appID)
+                JOIN ll_app_scoped_ids a ON a.user_id = f.friend_id AND a.app_id = \(bind: appID)
+                WHERE f.user_id = \(bind: userID) AND g.installed = \(bind: Int64(1))
+                """).all()
+            var grant: GrantRecord?
+            var friends: [String] = []
+            for row in rows {
+                let granted = try row.decode(column: "granted", as: String.self)
+                if try row.decode(column: "friend", as: Int64.self) == 0 {
+                    grant = GrantRecord(
+                        appID: appID, userID: userID, granted: PermissionList.decode(granted),
+                        declined: PermissionList.decode(try row.decode(column: "declined", as: String.self)),
+                        installed: try row.decode(column: "installed", as: Int64.self) != 0,
+                        updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+                    )
+                } else if PermissionList.contains(granted, "user_friends") {
+                    friends.append(try row.decode(column: "asid", as: String.self))
+                }
+            }
+            return (grant, friends.sorted())
+        }
+        if caches.isSoleWriter {
+            caches.grants.store(.init(grant: result.0, friendASIDs: result.1, generation: generation), for: key)
+        }
+        return result
     }
 
     /// The app-scoped IDs (in `appID`) of the user's friends who have the app installed with
@@ -104,9 +161,8 @@ extension ProviderStore {
                 WHERE f.user_id = \(bind: userID) AND g.installed = \(bind: Int64(1))
                 """).all()
             var asids: [String] = []
-            for row in rows {
-                let granted = PermissionList.decode(try row.decode(column: "granted", as: String.self))
-                if granted.contains(.userFriends) { asids.append(try row.decode(column: "asid", as: String.self)) }
+            for row in rows where PermissionList.contains(try row.decode(column: "granted", as: String.self), "user_friends") {
+                asids.append(try row.decode(column: "asid", as: String.self))
             }
             return asids.sorted()
         }

@@ -15,12 +15,20 @@ extension ProviderStore {
 
     /// The user of a live session, or nil for an unknown or expired one.
     public func sessionUserID(secret: String) async throws(StoreError) -> String? {
-        try await run("session") {
-            try await db.select().column("user_id").from("ll_sessions")
-                .where("id_hash", .equal, RandomIdentifiers.storageHash(secret))
-                .where("expires_at", .greaterThan, ProviderTime.now())
-                .first(decodingColumn: "user_id", as: String.self)
+        let hash = RandomIdentifiers.storageHash(secret)
+        let now = ProviderTime.now()
+        if let cached = caches.sessions.value(for: hash) {
+            return cached.expiresAt > now ? cached.userID : nil
         }
+        let row = try await run("session") {
+            try await db.select().columns("user_id", "expires_at").from("ll_sessions")
+                .where("id_hash", .equal, hash).where("expires_at", .greaterThan, now)
+                .first()
+                .map { (try $0.decode(column: "user_id", as: String.self), try $0.decode(column: "expires_at", as: Int64.self)) }
+        }
+        guard let (userID, expiresAt) = row else { return nil }
+        caches.sessions.store(.init(userID: userID, expiresAt: expiresAt), for: hash)
+        return userID
     }
 
     /// Ends a session.
@@ -28,5 +36,6 @@ extension ProviderStore {
         try await run("session") {
             try await db.delete(from: "ll_sessions").where("id_hash", .equal, RandomIdentifiers.storageHash(secret)).run()
         }
+        caches.sessions.remove(RandomIdentifiers.storageHash(secret))
     }
 }

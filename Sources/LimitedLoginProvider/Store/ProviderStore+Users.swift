@@ -55,14 +55,18 @@ extension ProviderStore {
         try await run("a test user with id \(user.id) or email \(user.email)") {
             try await db.insert(into: "ll_users").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
         }
+        caches.users.remove(user.id)
     }
 
     /// The test user with this ID, or nil.
     public func user(id: String) async throws(StoreError) -> TestUserRecord? {
-        try await run("user \(id)") {
+        if let cached = caches.users.value(for: id) { return cached }
+        let user = try await run("user \(id)") {
             try await db.select().column("*").from("ll_users").where("id", .equal, id)
                 .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record
         }
+        if let user { caches.users.store(user, for: id) }
+        return user
     }
 
     /// The user with this email (case-insensitive) and the stored password hash, or nil.
@@ -90,6 +94,7 @@ extension ProviderStore {
                 .values(first, second).values(second, first)
                 .ignoringConflicts(with: ["user_id", "friend_id"]).run()
         }
+        caches.grantsChanged()
     }
 
     /// The IDs of a user's friends.

@@ -10,14 +10,22 @@ import SQLiteKit
 /// writers anyway), WAL journal, `synchronous=FULL` so that a committed login survives a crash. Each
 /// operation is a single statement, so nothing depends on a transaction spanning requests; that keeps
 /// the same code correct when a PostgreSQL pool replaces the single connection.
+///
+/// An SQLite file is locked for one process, which caches what every dialog request reads and keeps the
+/// caches exact by invalidating on its own writes: apps, users and sessions (also bounded to two seconds),
+/// app-scoped IDs (they never change), and grants with visible friends (tagged with a generation that
+/// every grant, friendship or app-scoped-ID write bumps).
 public final class ProviderStore: Sendable {
     let db: any SQLDatabase
+    let caches: StoreCaches
     private let closeConnection: @Sendable () async throws -> Void
     public let location: StoreLocation
 
     init(db: any SQLDatabase, location: StoreLocation, close: @escaping @Sendable () async throws -> Void) {
         self.db = db
         self.location = location
+        // Both SQLite stores belong to this process alone (a file is locked exclusively; memory is private).
+        self.caches = StoreCaches(isSoleWriter: true)
         self.closeConnection = close
     }
 
@@ -28,10 +36,23 @@ public final class ProviderStore: Sendable {
         case .sqliteFile(let path): storage = .file(path: path)
         case .sqliteMemory: storage = .memory
         }
+        // The driver logs statements and their bound values at debug level; keep it quieter than that,
+        // so that no log level shows what the store holds.
+        var driverLogger = logger
+        if driverLogger.logLevel < .notice { driverLogger.logLevel = .notice }
+        // One provider process per file: a second one fails at start instead of serving from caches that
+        // the first one's writes would make stale.
+        let fileLock: StoreFileLock?
+        if case .sqliteFile(let path) = location {
+            fileLock = try StoreFileLock(databasePath: path)
+        } else {
+            fileLock = nil
+        }
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+            connection = try await SQLiteConnection.open(storage: storage, logger: driverLogger)
         } catch {
+            fileLock?.release()
             throw .unavailable("cannot open \(location): \(error)")
         }
         let db = connection.sql(queryLogLevel: nil)
@@ -44,9 +65,13 @@ public final class ProviderStore: Sendable {
             try await StoreMigrations.run(on: db)
         } catch {
             try? await connection.close()
+            fileLock?.release()
             throw .unavailable("cannot prepare \(location): \(String(reflecting: error))")
         }
-        return ProviderStore(db: db, location: location, close: { try await connection.close() })
+        return ProviderStore(db: db, location: location, close: {
+            defer { fileLock?.release() }
+            try await connection.close()
+        })
     }
 
     /// Closes the connection; later calls fail.

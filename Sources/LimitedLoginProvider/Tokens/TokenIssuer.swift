@@ -19,12 +19,15 @@ struct TokenIssuer: Sendable {
     let services: ProviderServices
 
     func idToken(
-        app: AppRecord, user: TestUserRecord, granted: Set<Permission>, nonce: String, accessToken: String? = nil
+        app: AppRecord, user: TestUserRecord, granted: Set<Permission>, nonce: String, accessToken: String? = nil,
+        friendASIDs: [String]? = nil
     ) async throws -> String {
         let store = services.store
         let asid = try await store.appScopedID(appID: app.id, userID: user.id)
-        let friends = granted.contains(.userFriends)
-            ? try await store.visibleFriendASIDs(userID: user.id, appID: app.id) : []
+        var friends: [String] = []
+        if granted.contains(.userFriends) {
+            if let friendASIDs { friends = friendASIDs } else { friends = try await store.visibleFriendASIDs(userID: user.id, appID: app.id) }
+        }
         var builder = IDTokenClaimsBuilder(
             issuer: services.urls.issuer, app: app, user: user, asid: asid, granted: granted, nonce: nonce,
             issuedAt: ProviderTime.now(), friendASIDs: friends, pictureURL: services.urls.pictureURL(asid: asid)

@@ -1,0 +1,35 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// `POST /demo/callback`: the redirect URI of the dialog URL that `serve` prints and the home page links,
+/// so that a login tried in a browser ends on a page showing what the app would receive. It is a
+/// loopback URI when the provider runs on loopback, and so allowed for every app without registration.
+struct DemoCallbackController: Sendable {
+    static let path = "/demo/callback"
+    let services: ProviderServices
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.post(RouterPath(Self.path)) { request, _ in try await show(request) }
+    }
+
+    private func show(_ request: Request) async throws -> Response {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        var claimsText = ""
+        var appID = "", nonce = ""
+        if let token = try? form.single("id_token"), let jws = try? CompactJWS(parsing: token) {
+            claimsText = JSONSerializer.prettyPrinted(.object(jws.payload))
+            appID = jws.payload["aud"]?.stringValue ?? ""
+            nonce = jws.payload["nonce"]?.stringValue ?? ""
+        }
+        let failed = (try? form.single("error")) != nil
+        let html = try services.pages.render(.demoCallback, [
+            "title": failed ? "Login not completed" : "Login complete",
+            "heading": failed ? "The login did not complete" : "Login complete",
+            "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
+            "hasClaims": !claimsText.isEmpty,
+            "claims": claimsText, "appID": appID, "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+        ])
+        return Responses.html(html)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// A small in-memory cache in front of the store for values read on every dialog request.
+///
+/// Entries live `lifetime` seconds (forever when nil, for values that never change once made, such as
+/// app-scoped IDs). This node's own writes invalidate at once; another node's writes to a shared database
+/// show up here within `lifetime`. The cache is emptied when it reaches `capacity` entries, so memory stays
+/// bounded without bookkeeping on the hot path.
+final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        var value: Value
+        var expires: UInt64?
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    private let lifetime: Duration?
+    private let capacity: Int
+
+    init(lifetime: Duration?, capacity: Int = 10_000) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    func value(for key: Key) -> Value? {
+        let now = Self.now()
+        return entries.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            if let expires = entry.expires, expires <= now {
+                entries[key] = nil
+                return nil
+            }
+            return entry.value
+        }
+    }
+
+    func store(_ value: Value, for key: Key) {
+        let expires = lifetime.map { lifetime -> UInt64 in
+            let (seconds, attoseconds) = lifetime.components
+            return Self.now() + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        }
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(value: value, expires: expires)
+        }
+    }
+
+    func remove(_ key: Key) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+}
+
+/// The caches of a ``ProviderStore``.
+final class StoreCaches: Sendable {
+    /// True when this process is the database's only user (the SQLite store holds an exclusive lock), so
+    /// that invalidating on its own writes keeps every cached value exact.
+    let isSoleWriter: Bool
+
+    init(isSoleWriter: Bool) {
+        self.isSoleWriter = isSoleWriter
+    }
+
+    /// Bumped after every write that can change a grant or a friends list (grants, friendships, new
+    /// app-scoped IDs). A cached grant is used only while the generation it was read at is current.
+    let grantGeneration = Atomic<UInt64>(0)
+
+    /// "appID userID" → the grant and visible friends, with the generation they were read at.
+    let grants = ReadCache<String, GrantSnapshot>(lifetime: nil)
+
+    struct GrantSnapshot: Sendable {
+        var grant: GrantRecord?
+        var friendASIDs: [String]
+        var generation: UInt64
+    }
+
+    func grantsChanged() {
+        grantGeneration.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// How long apps, users and sessions read from the store are reused by this node.
+    static let referenceLifetime: Duration = .seconds(2)
+
+    let apps = ReadCache<String, AppRecord>(lifetime: referenceLifetime)
+    let users = ReadCache<String, TestUserRecord>(lifetime: referenceLifetime)
+    /// Session hash → (user ID, expiry in epoch seconds).
+    let sessions = ReadCache<String, SessionEntry>(lifetime: referenceLifetime)
+    /// "appID userID" → ASID: never changes once made.
+    let appScopedIDs = ReadCache<String, String>(lifetime: nil)
+
+    struct SessionEntry: Sendable {
+        var userID: String
+        var expiresAt: Int64
+    }
+}

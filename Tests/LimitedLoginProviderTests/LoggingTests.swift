@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLoginCore
+@testable import LimitedLoginProvider
+import Logging
+import Synchronization
+import Testing
+
+/// Collects every log record, at every level, as text.
+final class CapturedLogs: Sendable {
+    let records = Mutex<[String]>([])
+    var all: String { records.withLock { $0.joined(separator: "\n") } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let logs: CapturedLogs
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        logs.records.withLock { $0.append("\(event.level) \(event.message) \(merged) \(event.source)") }
+    }
+}
+
+@Suite("Logs")
+struct LoggingTests {
+    @Test("at trace level, the logs of a full session hold no token, code, nonce, password or cookie")
+    func noSecretsInLogs() async throws {
+        let logs = CapturedLogs()
+        var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
+        logger.logLevel = .trace
+        let provider = try await LimitedLoginProvider.prepare(TestFixtures.configuration(), logger: logger)
+        let secrets = try await provider.application().test(.router) { client -> [String] in
+            let browser = DialogBrowser(client: client)
+            let signInPage = try await browser.get(dialogPath(nonce: "nonce-SECRET-1"))
+            _ = try await browser.signIn(email: "alice@example.com", password: "wrong-PASSWORD", on: signInPage)
+            let signedIn = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: signInPage)
+            let consent = try await browser.get(try #require(signedIn.location))
+            let done = try await browser.consent(on: consent)
+            let idToken = try #require(try done.redirectParameters().single("id_token"))
+
+            let verifier = CodeVerifier()
+            let codePage = try await browser.get(dialogPath(
+                limited: false, responseType: "code,token",
+                extra: [("code_challenge", verifier.challenge), ("code_challenge_method", "S256")]
+            ))
+            let codeParameters = try codePage.redirectParameters()
+            let code = try #require(try codeParameters.single("code"))
+            let accessToken = try #require(try codeParameters.single("access_token"))
+            _ = try await client.execute(
+                uri: "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(code)&code_verifier=\(verifier.value)",
+                method: .get
+            )
+            var form = FormParameters()
+            form.append("id_token", idToken)
+            form.append("app_id", TestFixtures.appID)
+            _ = try await client.execute(
+                uri: "/platform/uninstall", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: form.encoded)
+            )
+            return [
+                "nonce-SECRET-1", "wrong-PASSWORD", "alice-pass", idToken, String(idToken.split(separator: ".")[1]), code,
+                accessToken, verifier.value, try #require(browser.cookies["ll_session"]), try #require(browser.cookies["ll_browser"]),
+            ]
+        }
+        await provider.store.close()
+        let text = logs.all
+        #expect(text.contains("login completed"), "the logs do say what happened")
+        for secret in secrets {
+            #expect(!text.contains(secret), "a log record contains \(secret.prefix(12))…")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import LimitedLoginCore
+@testable import LimitedLoginProvider
+import Testing
+
+@Suite("Store")
+struct StoreTests {
+    private func openStore(_ location: StoreLocation = .sqliteMemory) async throws -> ProviderStore {
+        let store = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+        return store
+    }
+
+    @Test("the cached grant and friends list follow every write that changes them")
+    func grantCacheInvalidation() async throws {
+        let store = try await openStore()
+        let app = TestFixtures.appID
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).grant == nil)
+
+        let aliceGrant = GrantRecord(appID: app, userID: TestFixtures.alice, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 1)
+        try await store.saveGrant(aliceGrant)
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).grant == aliceGrant)
+
+        // Bob installs with user_friends, but has no ASID yet: not visible (the query joins on ASIDs).
+        try await store.saveGrant(GrantRecord(appID: app, userID: TestFixtures.bob, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 2))
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [])
+        let bobASID = try await store.appScopedID(appID: app, userID: TestFixtures.bob)
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [bobASID], "a new ASID invalidates")
+
+        // Carol installs and gets an ASID, but is not Alice's friend... until she is.
+        try await store.saveGrant(GrantRecord(appID: app, userID: TestFixtures.carol, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 3))
+        let carolASID = try await store.appScopedID(appID: app, userID: TestFixtures.carol)
+        let withCarol = try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs
+        #expect(withCarol == [bobASID, carolASID].sorted(), "Alice and Carol are friends in the fixtures")
+
+        #expect(try await store.uninstall(appID: app, userID: TestFixtures.bob))
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID])
+        #expect(try await store.uninstall(appID: app, userID: TestFixtures.bob) == false, "already uninstalled")
+
+        let dave = TestUserRecord(id: "100004", firstName: "Dave", lastName: "Gray", email: "dave@example.com")
+        try await store.createUser(dave, passwordHash: PasswordHasher.hash("pw"))
+        try await store.saveGrant(GrantRecord(appID: app, userID: dave.id, granted: [.userFriends], declined: [], installed: true, updatedAt: 4))
+        let daveASID = try await store.appScopedID(appID: app, userID: dave.id)
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID])
+        try await store.addFriendship(TestFixtures.alice, dave.id)
+        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID, daveASID].sorted(), "a new friendship invalidates")
+        await store.close()
+    }
+
+    @Test("a second process cannot open an SQLite file in use; the error says why")
+    func exclusiveFile() async throws {
+        let path = temporaryDatabasePath()
+        let first = try await openStore(.sqliteFile(path: path))
+        // Another connection in this process stands in for another process: SQLite locks per connection.
+        do {
+            let second = try await ProviderStore.open(.sqliteFile(path: path), logger: TestFixtures.quietLogger)
+            await second.close()
+            Issue.record("a second store opened a locked file")
+        } catch {
+            #expect(error == .unavailable("SQLite file \(path) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)"))
+        }
+        await first.close()
+        let reopened = try await ProviderStore.open(.sqliteFile(path: path), logger: TestFixtures.quietLogger)
+        #expect(try await reopened.apps().count == 2, "closed, the file opens again with its data")
+        await reopened.close()
+    }
+
+    @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive")
+    func duplicates() async throws {
+        let store = try await openStore()
+        do {
+            try await store.createApp(AppRecord(id: TestFixtures.appID, secret: "x", name: "Again"))
+            Issue.record("a duplicate app was stored")
+        } catch {
+            #expect(error == .duplicate("app \(TestFixtures.appID)"))
+        }
+        do {
+            try await store.createUser(TestUserRecord(id: "999", firstName: "A", lastName: "B", email: "ALICE@example.com"), passwordHash: "x")
+            Issue.record("a duplicate email was stored")
+        } catch {
+            #expect(error == .duplicate("a test user with id 999 or email alice@example.com"))
+        }
+        await store.close()
+    }
+
+    @Test("passwords are stored as salted PBKDF2 and checked exactly")
+    func passwords() {
+        let stored = PasswordHasher.hash("correct horse")
+        #expect(stored.hasPrefix("pbkdf2-sha256$20000$"))
+        #expect(stored != PasswordHasher.hash("correct horse"), "salted")
+        #expect(PasswordHasher.verify("correct horse", against: stored))
+        #expect(!PasswordHasher.verify("correct horse ", against: stored))
+        #expect(!PasswordHasher.verify("correct horse", against: "pbkdf2-sha256$20000$$"))
+        #expect(!PasswordHasher.verify("", against: "garbage"))
+    }
+}
