@@ -9,14 +9,25 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the Limited Login provider (dialog, OIDC discovery, JWKS, certificates, uninstall).",
         discussion: """
-            With no options it listens on http://127.0.0.1:8080 and keeps its state in ./limited-login.sqlite.
-            On first start it creates a signing key, a demo app and three test users who are friends
-            (alice@example.com, bob@example.com, carol@example.com; password "password"), and prints the URLs
-            to use. State (keys, apps, users, grants, app-scoped IDs) survives restarts.
+            With no options it listens on http://127.0.0.1:8080 and keeps its state in ./limited-login.sqlite. \
+            On first start it creates a signing key, a demo app and three test users who are friends \
+            (alice@example.com, bob@example.com, carol@example.com; password "password"), and prints the URLs \
+            to use. State (keys, apps, users, grants, app-scoped IDs) survives restarts; one process serves a \
+            database file at a time.
 
-            Fixtures file (JSON): {"apps": [{"id", "name", "secret"?, "redirect_uris"?, "business_id"?}],
-            "users": [{"id"?, "first_name", "middle_name"?, "last_name", "email", "password", "birthday"? (MM/DD/YYYY),
-            "gender"?, "hometown"? {"id","name"}, "location"? {"id","name"}, "link"?, "friends"? [id or email]}]}
+            A fixtures file holds apps and test users; optional fields may be left out, \
+            friends are IDs or emails:
+              {"apps": [{"id": "1234", "name": "My App", "secret": "s3cret",
+                 "redirect_uris": ["https://app.example/cb"],
+                 "business_id": "77"}],
+               "users": [{"id": "100001", "first_name": "Alice",
+                 "middle_name": "Q", "last_name": "Smith",
+                 "email": "alice@example.com", "password": "pw",
+                 "birthday": "04/22/1990", "gender": "female",
+                 "hometown": {"id": "1", "name": "Paris"},
+                 "location": {"id": "2", "name": "Lyon"},
+                 "link": "https://example.com/alice",
+                 "friends": ["bob@example.com"]}]}
             """
     )
 
