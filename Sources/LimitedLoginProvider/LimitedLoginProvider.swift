@@ -55,6 +55,7 @@ public struct LimitedLoginProvider: Sendable {
         UninstallController(services: services).addRoutes(to: router)
         CodeExchangeController(services: services).addRoutes(to: router)
         DemoCallbackController(services: services).addRoutes(to: router)
+        GraphController(services: services).addRoutes(to: router)
         return router
     }
 

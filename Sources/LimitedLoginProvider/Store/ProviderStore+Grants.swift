@@ -168,3 +168,14 @@ extension ProviderStore {
         }
     }
 }
+
+extension ProviderStore {
+    /// The app and user behind an app-scoped ID, whatever the app (ASIDs are unique across apps).
+    public func owner(ofAppScopedID asid: String) async throws(StoreError) -> (appID: String, userID: String)? {
+        try await run("owner of an app-scoped id") {
+            try await db.select().columns("app_id", "user_id").from("ll_app_scoped_ids").where("asid", .equal, asid)
+                .first()
+                .map { (try $0.decode(column: "app_id", as: String.self), try $0.decode(column: "user_id", as: String.self)) }
+        }
+    }
+}

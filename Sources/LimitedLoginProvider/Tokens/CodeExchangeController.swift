@@ -3,7 +3,8 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// `[/{version}]/oauth/access_token` with a `code`: the end of the classic code flow. The code is
+/// `[/{version}]/oauth/access_token`. With a `code`: the end of the classic code flow. With another
+/// `grant_type`: ``AccessTokenGrants``. The code is
 /// single-use, bound to its app and redirect URI, and to its PKCE challenge when it had one (then the
 /// `code_verifier` replaces the app secret, as for a public client).
 struct CodeExchangeController: Sendable {
@@ -17,12 +18,7 @@ struct CodeExchangeController: Sendable {
     }
 
     static func graphError(_ message: String, code: Int = 100, subcode: Int? = nil) -> Response {
-        var error: [String: JSONValue] = [
-            "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
-            "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
-        ]
-        if let subcode { error["error_subcode"] = .number(Double(subcode)) }
-        return Responses.json(.object(["error": .object(JSONObject(error))]), status: .badRequest)
+        GraphError(message, code: code, subcode: subcode).response
     }
 
     private func exchange(_ request: Request) async throws -> Response {
@@ -46,7 +42,7 @@ struct CodeExchangeController: Sendable {
             return Self.graphError("The request is ambiguous: \(error.description).")
         }
         if let grantType = fields.grantType, !grantType.hasSameBytes(as: "authorization_code") {
-            return Self.graphError("Unsupported grant_type \(grantType).")
+            return try await AccessTokenGrants(services: services).grant(grantType, parameters: parameters)
         }
         guard let appID = fields.appID, let app = try await services.store.app(id: appID) else {
             return Self.graphError("Missing or unknown client_id.", code: 101)

@@ -1,0 +1,57 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// Who is calling the Graph API, from the access token of the request.
+enum GraphCaller: Sendable {
+    /// A person's access token for an app.
+    case user(token: String, record: AccessTokenRecord, app: AppRecord)
+    /// The app access token `{app-id}|{app-secret}`.
+    case app(AppRecord)
+
+    var app: AppRecord {
+        switch self {
+        case .user(_, _, let app), .app(let app): return app
+        }
+    }
+}
+
+/// Finds and checks the access token of a Graph request: the `access_token` parameter, or an
+/// `Authorization: Bearer …` / `OAuth …` header.
+struct GraphCallerResolver: Sendable {
+    let services: ProviderServices
+
+    static func token(in request: Request, query: FormParameters) throws(GraphError) -> String? {
+        let fromQuery: String?
+        do { fromQuery = try query.single("access_token") } catch { throw .cannotParseToken }
+        if let fromQuery, !fromQuery.isEmpty { return fromQuery }
+        guard let header = request.headers[.authorization] else { return nil }
+        for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
+            return String(header.dropFirst(scheme.count))
+        }
+        return nil
+    }
+
+    func resolve(_ token: String?) async throws -> GraphCaller {
+        guard let token, !token.isEmpty, token.utf8.count <= 1024 else { throw GraphError.cannotParseToken }
+        // An ID token (three base64url segments) is not an access token: a limited login cannot call the Graph API.
+        if token.split(separator: ".", omittingEmptySubsequences: false).count == 3 { throw GraphError.cannotParseToken }
+        let store = services.store
+        if let bar = token.firstIndex(of: "|") {
+            let appID = String(token[..<bar]), secret = String(token[token.index(after: bar)...])
+            guard let app = try await store.app(id: appID) else { throw GraphError.cannotParseToken }
+            guard CodeExchangeController.constantTimeEqual(secret, app.secret) else {
+                throw GraphError("Invalid OAuth access token signature.", code: 190, status: .unauthorized)
+            }
+            return .app(app)
+        }
+        guard let record = try await store.accessToken(token), let app = try await store.app(id: record.appID) else {
+            throw GraphError.cannotParseToken
+        }
+        guard record.expiresAt > ProviderTime.now() else { throw GraphError.expiredToken }
+        // Tokens die with the installation: after an uninstall (or DELETE me/permissions) the app must log in again.
+        guard let grant = try await store.grant(appID: app.id, userID: record.userID), grant.installed else {
+            throw GraphError.invalidatedToken
+        }
+        return .user(token: token, record: record, app: app)
+    }
+}

@@ -1,0 +1,121 @@
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The Graph API subset for classic login (SPEC section 5): `me`, `{asid}`, `me/permissions`,
+/// `{asid}/picture`. (`oauth/access_token` is ``CodeExchangeController``.)
+struct GraphController: Sendable {
+    let services: ProviderServices
+    var resolver: GraphCallerResolver { GraphCallerResolver(services: services) }
+    var fields: GraphUserFields { GraphUserFields(services: services) }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/:version/me") { request, context in try await answer(request, context) { try await me($0, $1) } }
+        router.get("/:version/me/permissions") { request, context in try await answer(request, context) { try await permissions($0, $1) } }
+        router.delete("/:version/me/permissions") { request, context in try await answer(request, context) { try await revoke($0, $1) } }
+        router.get("/:version/:id") { request, context in
+            try await answer(request, context) { try await node(context.parameters.get("id") ?? "", $0, $1) }
+        }
+        router.get("/:version/:id/picture") { request, context in
+            guard let version = context.parameters.get("version"), DialogController.isVersion(version) else { throw HTTPError(.notFound) }
+            return try await picture(context.parameters.get("id") ?? "")
+        }
+    }
+
+    /// Runs a Graph handler with the request's query and caller, turning failures into the Graph error shape.
+    private func answer(
+        _ request: Request, _ context: BasicRequestContext,
+        _ body: (FormParameters, GraphCaller) async throws -> Response
+    ) async throws -> Response {
+        guard let version = context.parameters.get("version"), DialogController.isVersion(version) else {
+            throw HTTPError(.notFound)
+        }
+        do {
+            let query: FormParameters
+            do { query = try FormParameters(encoded: request.uri.query ?? "") } catch {
+                throw GraphError("The query cannot be read: \(error.description).", code: 100)
+            }
+            let caller = try await resolver.resolve(try GraphCallerResolver.token(in: request, query: query))
+            return try await body(query, caller)
+        } catch let error as GraphError {
+            return error.response
+        }
+    }
+
+    private func person(of caller: GraphCaller) async throws -> (TestUserRecord, GrantRecord) {
+        guard case .user(_, let record, let app) = caller else {
+            throw GraphError("An active access token must be used to query information about the current user.", code: 2500)
+        }
+        guard let user = try await services.store.user(id: record.userID),
+              let grant = try await services.store.grant(appID: app.id, userID: user.id)
+        else { throw GraphError.invalidatedToken }
+        return (user, grant)
+    }
+
+    private func fieldsParameter(_ query: FormParameters) throws(GraphError) -> [String] {
+        do { return try GraphUserFields.requested(try query.single("fields")) } catch let error as GraphError { throw error } catch {
+            throw GraphError("The request is ambiguous: \(error).", code: 100)
+        }
+    }
+
+    private func me(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        let requested = try fieldsParameter(query)
+        let (user, grant) = try await person(of: caller)
+        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: grant, callerIsApp: false)))
+    }
+
+    private func node(_ id: String, _ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        let requested = try fieldsParameter(query)
+        let store = services.store
+        guard let owner = try await store.owner(ofAppScopedID: id), owner.appID.hasSameBytes(as: caller.app.id),
+              let user = try await store.user(id: owner.userID)
+        else {
+            throw GraphError(
+                "Unsupported get request. Object with ID '\(id)' does not exist, cannot be loaded due to missing permissions, or does not support this operation.",
+                code: 100, subcode: 33
+            )
+        }
+        if case .user(_, let record, _) = caller, !record.userID.hasSameBytes(as: user.id) {
+            throw GraphError("(#100) A user access token can read only its own person.", code: 100)
+        }
+        guard let grant = try await store.grant(appID: caller.app.id, userID: user.id), grant.installed else {
+            throw GraphError.invalidatedToken
+        }
+        let isApp: Bool
+        if case .app = caller { isApp = true } else { isApp = false }
+        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: grant, callerIsApp: isApp)))
+    }
+
+    private func permissions(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        let (_, grant) = try await person(of: caller)
+        let granted = grant.granted.map(\.name).sorted().map { JSONValue.object(["permission": .string($0), "status": "granted"]) }
+        let declined = grant.declined.map(\.name).sorted().map { JSONValue.object(["permission": .string($0), "status": "declined"]) }
+        return Responses.json(.object(["data": .array(granted + declined)]))
+    }
+
+    /// `DELETE me/permissions`: the person removes the app, as an uninstall does.
+    private func revoke(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        let (user, _) = try await person(of: caller)
+        _ = try await services.store.uninstall(appID: caller.app.id, userID: user.id)
+        return Responses.json(.object(["success": true]))
+    }
+
+    /// A generated picture: the person's initials on a color of their own. Public, like real picture URLs.
+    private func picture(_ id: String) async throws -> Response {
+        guard let owner = try await services.store.owner(ofAppScopedID: id), let user = try await services.store.user(id: owner.userID) else {
+            throw HTTPError(.notFound)
+        }
+        let initials = HTMLEscaping.escape(String(user.firstName.prefix(1)) + String(user.lastName.prefix(1)))
+        let hue = user.id.utf8.reduce(0) { ($0 * 31 + Int($1)) % 360 }
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200">\
+            <rect width="200" height="200" fill="hsl(\(hue),55%,55%)"/>\
+            <text x="100" y="128" font-family="Helvetica,Arial,sans-serif" font-size="84" fill="#fff" text-anchor="middle">\(initials)</text>\
+            </svg>
+            """
+        return Response(
+            status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(string: svg))
+        )
+    }
+}

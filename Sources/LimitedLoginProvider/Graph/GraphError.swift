@@ -1,0 +1,43 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// A Graph API error (SPEC section 5): `{"error":{"message","type":"OAuthException","code","error_subcode","fbtrace_id"}}`.
+struct GraphError: Error, Equatable, Sendable {
+    let message: String
+    let code: Int
+    let subcode: Int?
+    let status: HTTPResponse.Status
+
+    init(_ message: String, code: Int, subcode: Int? = nil, status: HTTPResponse.Status = .badRequest) {
+        self.message = message
+        self.code = code
+        self.subcode = subcode
+        self.status = status
+    }
+
+    /// No access token, or something that is not one (an ID token among them): a limited login cannot
+    /// call the Graph API.
+    static let cannotParseToken = GraphError(
+        "Invalid OAuth access token - Cannot parse access token", code: 190, status: .unauthorized
+    )
+    static let expiredToken = GraphError(
+        "Error validating access token: Session has expired.", code: 190, subcode: 463, status: .unauthorized
+    )
+    static let invalidatedToken = GraphError(
+        "Error validating access token: The user has not authorized application.", code: 190, subcode: 458,
+        status: .unauthorized
+    )
+
+    var response: Response {
+        var error: [String: JSONValue] = [
+            "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
+            "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
+        ]
+        if let subcode { error["error_subcode"] = .number(Double(subcode)) }
+        var response = Responses.json(.object(["error": .object(JSONObject(error))]), status: status)
+        if code == 190 {
+            response.headers[.wwwAuthenticate] = "OAuth \"Facebook Platform\" \"invalid_token\" \"\(message)\""
+        }
+        return response
+    }
+}
