@@ -13,6 +13,10 @@ public struct LimitedLoginProvider: Sendable {
     public let urls: ProviderURLs
     /// True when this start seeded the demo app and users into an empty store.
     public let seededDemoData: Bool
+    /// The admin API's bearer token.
+    public let adminToken: String
+    /// True when this start made the admin token (print it: it is not shown again).
+    public let madeAdminToken: Bool
     let services: ProviderServices
 
     /// Opens the store, applies fixtures (and the demo data on an empty store), and loads or makes the
@@ -30,11 +34,23 @@ public struct LimitedLoginProvider: Sendable {
             let keyring = SigningKeyring(store: store, certificateCommonName: "limited-login provider")
             _ = try await keyring.prepare()
             let csrfSecret = try await store.setting("csrf_secret") { RandomIdentifiers.secret() }
+            var madeAdminToken = false
+            let adminToken: String
+            if let configured = configuration.adminToken {
+                adminToken = configured
+            } else {
+                let candidate = "admin-" + RandomIdentifiers.secret(byteCount: 24)
+                adminToken = try await store.setting("admin_token") { candidate }
+                madeAdminToken = adminToken == candidate
+            }
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
                 csrf: CSRFProtection(secret: csrfSecret), logger: logger
             )
-            return LimitedLoginProvider(configuration: configuration, store: store, urls: urls, seededDemoData: seeded, services: services)
+            return LimitedLoginProvider(
+                configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
+                madeAdminToken: madeAdminToken, services: services
+            )
         } catch {
             await store.close()
             throw error
@@ -55,6 +71,7 @@ public struct LimitedLoginProvider: Sendable {
         UninstallController(services: services).addRoutes(to: router)
         CodeExchangeController(services: services).addRoutes(to: router)
         DemoCallbackController(services: services).addRoutes(to: router)
+        AdminController(services: services, adminToken: adminToken).addRoutes(to: router)
         GraphController(services: services).addRoutes(to: router)
         return router
     }

@@ -18,6 +18,8 @@ public struct ProviderConfiguration: Sendable {
     public var sessionLifetime: Int64
     /// The largest request body accepted, in bytes.
     public var maximumBodySize: Int
+    /// The admin API's bearer token; when nil, one is made at first start and kept in the store.
+    public var adminToken: String?
 
     public init(
         host: String = "127.0.0.1",
@@ -28,8 +30,10 @@ public struct ProviderConfiguration: Sendable {
         fixtures: ProviderFixtures? = nil,
         seedsDemoData: Bool = true,
         sessionLifetime: Int64 = 30 * 24 * 3600,
-        maximumBodySize: Int = 64 * 1024
+        maximumBodySize: Int = 64 * 1024,
+        adminToken: String? = nil
     ) {
+        self.adminToken = adminToken
         self.host = host
         self.port = port
         self.store = store

@@ -11,10 +11,11 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             Examples:
               limited-login serve
               limited-login serve --port 9000 --database /tmp/ll.sqlite --fixtures fixtures.json
+              limited-login keys rotate --provider http://127.0.0.1:8080 --admin-token "$ADMIN" --publish-delay 0
               limited-login verify "$TOKEN" --app-id 1234 --nonce abc
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
             """,
-        subcommands: [ServeCommand.self, VerifyCommand.self, DecodeCommand.self]
+        subcommands: [ServeCommand.self, KeysCommand.self, VerifyCommand.self, DecodeCommand.self]
     )
 }

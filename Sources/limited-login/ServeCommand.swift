@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A JSON file of apps and test users to load at start (see above).")
     var fixtures: String?
 
+    @Option(name: .customLong("admin-token"), help: "The admin API's bearer token (default: made at first start, printed once, kept in the store).")
+    var adminToken: String?
+
     @Flag(name: .customLong("no-demo-data"), help: "Do not seed the demo app and test users into an empty store.")
     var noDemoData = false
 
@@ -81,7 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = ProviderConfiguration(
             host: host, port: port, store: store, issuer: issuer, publicBaseURL: publicURL, fixtures: loadedFixtures,
-            seedsDemoData: !noDemoData
+            seedsDemoData: !noDemoData, adminToken: adminToken
         )
         printLine("Starting the provider (\(store))…")
         let provider: LimitedLoginProvider
@@ -91,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure.fail("limited-login serve: cannot start: \(Self.describe(error))")
         }
         let seeded = provider.seededDemoData
+        let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
         let apps = try await provider.store.apps()
         do {
             try await provider.run { baseURL in
@@ -103,6 +107,10 @@ struct ServeCommand: AsyncParsableCommand {
                     "  certs:      \(urls.certificatesURL)",
                 ]
                 if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
+                if let madeAdminToken {
+                    lines.append("Admin token (shown once; keep it): \(madeAdminToken)")
+                    lines.append("  e.g. limited-login keys list --provider \(baseURL) --admin-token \(madeAdminToken)")
+                }
                 for app in apps {
                     lines.append("  app \(app.name): ID \(app.id)")
                 }

@@ -58,6 +58,7 @@ struct ServeCommandTests {
         let output = server.output
         #expect(output.contains("First start: seeded the demo app and test users"))
         #expect(output.contains("app Demo App: ID 1000000000000001"))
+        #expect(output.contains("Admin token (shown once; keep it): admin-"))
         #expect(output.contains("discovery:  \(server.baseURL)/.well-known/openid-configuration/"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("limited-login.sqlite").path))
 
@@ -111,6 +112,27 @@ struct ServeCommandTests {
         let stillServing = try await HTTPExchange.send(first.baseURL + "/.well-known/openid-configuration")
         #expect(stillServing.status == 200)
         await first.stop()
+    }
+
+    @Test("keys rotate and keys list talk to a running provider through its admin API")
+    func keysCommands() async throws {
+        let folder = try temporaryFolder()
+        let server = try await ServerProcess.start(["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin"], directory: folder)
+        #expect(!server.output.contains("Admin token"), "a given token is not printed")
+        let before = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks")
+        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin", "--publish-delay", "0"])
+        #expect(rotated.status == 0, "\(rotated.error)")
+        #expect(rotated.output.contains("\"publish_delay\": 0"))
+        let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin"])
+        #expect(listed.status == 0)
+        #expect(listed.output.components(separatedBy: "\"kid\"").count == 3, "two keys: \(listed.output)")
+        #expect(listed.output.contains("\"state\": \"retired, still published\""))
+        let after = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks")
+        #expect(after.body != before.body)
+        let refused = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "wrong"])
+        #expect(refused.status == 1)
+        #expect(refused.error == "limited-login: the provider refused: The admin token is wrong.\n")
+        await server.stop()
     }
 
     @Test("bad options fail with a one-line reason and exit status 64")

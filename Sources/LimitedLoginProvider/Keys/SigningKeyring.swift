@@ -18,13 +18,26 @@ public enum SigningKeyError: Error, Equatable, Sendable, CustomStringConvertible
 /// The provider's signing keys, read from the store: the one that signs, and every one that is
 /// published (JWKS and certificates).
 ///
-/// Keys live in the store so that they survive restarts and are shared by every node.
+/// Keys live in the store so that they survive restarts and are shared by every node. Rotation (SPEC
+/// section 4) is a schedule written in the store, so that every node reading it agrees: the new key is
+/// published at once and signs from `signsFrom`; the old key stops signing then (`retiredAt`) and stays
+/// published for ``retention`` more seconds (at least the token lifetime), after which it is dropped.
 public final class SigningKeyring: Sendable {
     struct Snapshot: Sendable {
         var signer: JWSSigner
         var keySet: JSONWebKeySet
         var certificates: [String: String]
+        /// The records behind it, for the admin API.
+        var records: [SigningKeyRecord]
+        /// When it was read (monotonic nanoseconds), and when the schedule next changes (epoch seconds).
+        var loadedAt: UInt64
+        var nextChange: Int64?
     }
+
+    /// How long a retired key stays published: the ID-token lifetime plus a margin for clock skew.
+    public static let retention: Int64 = IDTokenClaimsBuilder.lifetime + 300
+    /// How often a node rereads the keys, to follow rotations made through another node.
+    static let refreshInterval: UInt64 = 5_000_000_000
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
@@ -48,34 +61,68 @@ public final class SigningKeyring: Sendable {
         return try await reload()
     }
 
-    /// Reads the keys from the store again.
+    /// Schedules a rotation: a new key, published now, signing `publishDelay` seconds from now; the
+    /// current key retires then. Returns the new key's record.
+    @discardableResult
+    func rotate(publishDelay: Int64) async throws -> SigningKeyRecord {
+        let now = ProviderTime.now()
+        let key = try RS256PrivateKey.generate(bits: 2048)
+        let record = SigningKeyRecord(
+            keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
+        )
+        for old in try await store.signingKeys() where old.retiredAt == nil || (old.retiredAt ?? 0) > record.signsFrom {
+            try await store.retireSigningKey(keyID: old.keyID, at: record.signsFrom)
+        }
+        try await store.insertSigningKey(record)
+        try await reload()
+        return record
+    }
+
+    /// Reads the keys from the store again, dropping those past their retention.
     @discardableResult
     func reload() async throws -> Snapshot {
-        let records = try await store.signingKeys()
         let now = ProviderTime.now()
         var published: [RSAJSONWebKey] = []
         var certificates: [String: String] = [:]
-        var signer: JWSSigner?
-        for record in records {
+        var signer: (JWSSigner, Int64)?
+        var kept: [SigningKeyRecord] = []
+        var nextChange: Int64?
+        func note(_ time: Int64) { if time > now { nextChange = min(nextChange ?? time, time) } }
+        for record in try await store.signingKeys() {
+            if let retiredAt = record.retiredAt, retiredAt + Self.retention <= now {
+                try await store.deleteSigningKey(keyID: record.keyID)
+                continue
+            }
             let key: RS256PrivateKey
             do { key = try RS256PrivateKey(pem: record.privateKeyPEM) } catch {
                 throw SigningKeyError.unreadable(keyID: record.keyID, error.description)
             }
+            kept.append(record)
             published.append(RSAJSONWebKey(publicKey: key.publicKey, keyID: record.keyID))
             certificates[record.keyID] = try certificate(for: key, record: record)
-            if record.retiredAt == nil, record.signsFrom <= now {
-                signer = JWSSigner(privateKey: key, keyID: record.keyID)
+            note(record.signsFrom)
+            if let retiredAt = record.retiredAt { note(retiredAt); note(retiredAt + Self.retention) }
+            let signing = record.signsFrom <= now && (record.retiredAt.map { now < $0 } ?? true)
+            if signing, record.signsFrom >= (signer?.1 ?? .min) {
+                signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)
             }
         }
         guard let signer else { throw SigningKeyError.noCurrentKey }
-        let snapshot = Snapshot(signer: signer, keySet: JSONWebKeySet(keys: published), certificates: certificates)
+        let snapshot = Snapshot(
+            signer: signer.0, keySet: JSONWebKeySet(keys: published), certificates: certificates, records: kept,
+            loadedAt: DispatchTime.now().uptimeNanoseconds, nextChange: nextChange
+        )
         state.withLock { $0 = snapshot }
         return snapshot
     }
 
-    /// The keys as last loaded.
+    /// The keys, reread when the last read is older than ``refreshInterval`` or the schedule has moved on.
     func current() async throws -> Snapshot {
-        if let snapshot = state.withLock({ $0 }) { return snapshot }
+        if let snapshot = state.withLock({ $0 }),
+           DispatchTime.now().uptimeNanoseconds - snapshot.loadedAt < Self.refreshInterval,
+           snapshot.nextChange.map({ ProviderTime.now() < $0 }) ?? true {
+            return snapshot
+        }
         return try await reload()
     }
 

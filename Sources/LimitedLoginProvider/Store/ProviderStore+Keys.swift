@@ -46,3 +46,19 @@ extension ProviderStore {
         }
     }
 }
+
+extension ProviderStore {
+    /// Sets when a key stops signing.
+    func retireSigningKey(keyID: String, at time: Int64) async throws(StoreError) {
+        try await run("signing key \(keyID)") {
+            try await db.update("ll_signing_keys").set("retired_at", to: time).where("key_id", .equal, keyID).run()
+        }
+    }
+
+    /// Removes a key that is past its retention.
+    func deleteSigningKey(keyID: String) async throws(StoreError) {
+        try await run("signing key \(keyID)") {
+            try await db.delete(from: "ll_signing_keys").where("key_id", .equal, keyID).run()
+        }
+    }
+}

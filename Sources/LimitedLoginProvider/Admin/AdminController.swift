@@ -1,0 +1,87 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// The administration API under `/_admin`, guarded by the admin token (`Authorization: Bearer …`).
+/// Keys for now: list and rotate.
+struct AdminController: Sendable {
+    static let prefix = "/_admin"
+    let services: ProviderServices
+    let adminToken: String
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/_admin/keys") { request, _ in try await guarded(request) { try await listKeys() } }
+        router.post("/_admin/keys/rotate") { request, _ in
+            try await guarded(request) {
+                var request = request
+                return try await rotate(&request)
+            }
+        }
+    }
+
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        Responses.json(.object(["error": .object(["message": .string(message)])]), status: status)
+    }
+
+    private func guarded(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            var response = Self.error("The admin API needs Authorization: Bearer <admin token>.", status: .unauthorized)
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
+            return response
+        }
+        guard CodeExchangeController.constantTimeEqual(String(header.dropFirst("Bearer ".count)), adminToken) else {
+            return Self.error("The admin token is wrong.", status: .forbidden)
+        }
+        return try await body()
+    }
+
+    private func listKeys() async throws -> Response {
+        let snapshot = try await services.keyring.reload()
+        let now = ProviderTime.now()
+        let keys: [JSONValue] = snapshot.records.map { record in
+            var key: [String: JSONValue] = [
+                "kid": .string(record.keyID), "created_at": .number(Double(record.createdAt)),
+                "signs_from": .number(Double(record.signsFrom)),
+                "signing": .bool(record.keyID.hasSameBytes(as: snapshot.signer.keyID)),
+                "state": .string(Self.state(of: record, now: now, signer: snapshot.signer.keyID)),
+            ]
+            if let retiredAt = record.retiredAt {
+                key["retired_at"] = .number(Double(retiredAt))
+                key["unpublished_at"] = .number(Double(retiredAt + SigningKeyring.retention))
+            }
+            return .object(JSONObject(key))
+        }
+        return Responses.json(.object(["keys": .array(keys)]))
+    }
+
+    static func state(of record: SigningKeyRecord, now: Int64, signer: String) -> String {
+        if record.keyID.hasSameBytes(as: signer) { return "signing" }
+        if record.signsFrom > now { return "published, signs later" }
+        return "retired, still published"
+    }
+
+    private func rotate(_ request: inout Request) async throws -> Response {
+        var delay: Int64 = RotationDefaults.publishDelay
+        if request.headers[.contentType] != nil || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 {
+            let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+            if let text = try? form.single("publish_delay") {
+                guard let value = Int64(text), (0...(30 * 24 * 3600)).contains(value) else {
+                    return Self.error("publish_delay must be a number of seconds from 0 to 2592000.", status: .badRequest)
+                }
+                delay = value
+            }
+        }
+        let record = try await services.keyring.rotate(publishDelay: delay)
+        services.logger.notice("signing key rotation scheduled", metadata: ["kid": "\(record.keyID)", "signs_from": "\(record.signsFrom)"])
+        return Responses.json(.object([
+            "kid": .string(record.keyID), "signs_from": .number(Double(record.signsFrom)),
+            "publish_delay": .number(Double(delay)),
+        ]))
+    }
+}
+
+/// Rotation defaults.
+public enum RotationDefaults {
+    /// A new key is published this many seconds before it signs, so that verifiers holding a cached key
+    /// set meet its `kid` rarely (a verifier refetches on an unknown `kid` anyway).
+    public static let publishDelay: Int64 = 600
+}
