@@ -2,7 +2,7 @@ import Hummingbird
 import LimitedLoginJOSE
 
 /// The administration API under `/_admin`, guarded by the admin token (`Authorization: Bearer …`).
-/// Keys for now: list and rotate.
+/// Keys (list, rotate) here; apps, users, friendships and reset in ``AdminDirectoryController``.
 struct AdminController: Sendable {
     static let prefix = "/_admin"
     let services: ProviderServices
@@ -15,6 +15,9 @@ struct AdminController: Sendable {
                 var request = request
                 return try await rotate(&request)
             }
+        }
+        AdminDirectoryController(services: services).addRoutes(to: router) { request, body in
+            try await guarded(request, body)
         }
     }
 

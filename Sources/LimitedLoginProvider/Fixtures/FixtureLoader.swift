@@ -47,6 +47,18 @@ struct FixtureLoader: Sendable {
         }
     }
 
+    /// Adds one user (with an ID) and their friendships with existing users.
+    func create(_ user: ProviderFixtures.User) async throws {
+        let id = user.id ?? RandomIdentifiers.numericID()
+        try await store.createUser(TestUserRecord(
+            id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
+            email: user.email, birthday: user.birthday, gender: user.gender,
+            hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
+            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link
+        ), passwordHash: PasswordHasher.hash(user.password))
+        for friend in user.friends ?? [] { try await store.addFriendship(id, friend) }
+    }
+
     /// On an empty store: a demo app and three test users who are all friends (password `password`).
     func seedDemoDataIfEmpty() async throws -> Bool {
         guard try await store.apps().isEmpty, try await store.users().isEmpty else { return false }

@@ -1,0 +1,189 @@
+import Foundation
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The admin API for apps, test users and friendships (JSON bodies in the fixtures file's shapes), and
+/// reset. Mounted behind the same admin-token guard as ``AdminController``.
+struct AdminDirectoryController: Sendable {
+    let services: ProviderServices
+    var store: ProviderStore { services.store }
+
+    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping @Sendable (Request, () async throws -> Response) async throws -> Response) {
+        router.get("/_admin/apps") { request, _ in try await guarded(request) { try await listApps() } }
+        router.post("/_admin/apps") { request, _ in try await guarded(request) { try await createApp(request) } }
+        router.delete("/_admin/apps/:id") { request, context in
+            try await guarded(request) { try await deleteApp(context.parameters.get("id") ?? "") }
+        }
+        router.post("/_admin/apps/:id/business") { request, context in
+            try await guarded(request) { try await moveApp(context.parameters.get("id") ?? "", request) }
+        }
+        router.get("/_admin/users") { request, _ in try await guarded(request) { try await listUsers() } }
+        router.post("/_admin/users") { request, _ in try await guarded(request) { try await createUser(request) } }
+        router.delete("/_admin/users/:id") { request, context in
+            try await guarded(request) { try await deleteUser(context.parameters.get("id") ?? "") }
+        }
+        router.post("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: true) } }
+        router.delete("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: false) } }
+        router.post("/_admin/reset") { request, _ in
+            try await guarded(request) {
+                try await store.reset()
+                services.logger.notice("store reset through the admin API")
+                return Responses.json(.object(["success": true]))
+            }
+        }
+    }
+
+    private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
+
+    private func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> Result<T, AdminBodyError> {
+        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
+            return .failure(AdminBodyError("Send a JSON body (Content-Type: application/json)."))
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: services.configuration.maximumBodySize) } catch {
+            return .failure(AdminBodyError("The body is larger than \(services.configuration.maximumBodySize) bytes."))
+        }
+        // The strict reader first: duplicate names or bad UTF-8 are refused before Foundation reads it.
+        do { _ = try StrictJSONParser().parse(Array(buffer.readableBytesView)) } catch {
+            return .failure(AdminBodyError("The body is not valid JSON: \(error)."))
+        }
+        do { return .success(try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))) } catch {
+            return .failure(AdminBodyError("The body does not fit: \(Self.describe(error))."))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
+        }
+    }
+
+    private static func json(_ app: AppRecord) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(app.id), "name": .string(app.name), "secret": .string(app.secret),
+            "redirect_uris": .array(app.redirectURIs.map { .string($0) }),
+        ]
+        if let business = app.businessID { object["business_id"] = .string(business) }
+        return .object(JSONObject(object))
+    }
+
+    private static func json(_ user: TestUserRecord, friends: [String]) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(user.id), "first_name": .string(user.firstName), "last_name": .string(user.lastName),
+            "email": .string(user.email), "friends": .array(friends.map { .string($0) }),
+        ]
+        if let middle = user.middleName { object["middle_name"] = .string(middle) }
+        if let birthday = user.birthday { object["birthday"] = .string(birthday) }
+        if let gender = user.gender { object["gender"] = .string(gender) }
+        if let link = user.link { object["link"] = .string(link) }
+        if let hometown = user.hometown { object["hometown"] = hometown.json }
+        if let location = user.location { object["location"] = location.json }
+        return .object(JSONObject(object))
+    }
+
+    private func listApps() async throws -> Response {
+        Responses.json(.object(["apps": .array(try await store.apps().map(Self.json))]))
+    }
+
+    private func createApp(_ request: Request) async throws -> Response {
+        let app: ProviderFixtures.App
+        switch try await decode(ProviderFixtures.App.self, from: request) {
+        case .failure(let error): return bad(error.message)
+        case .success(let decoded): app = decoded
+        }
+        do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(error.description) }
+        let record = AppRecord(
+            id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name, businessID: app.businessID,
+            redirectURIs: app.redirectURIs ?? []
+        )
+        do { try await store.createApp(record) } catch {
+            guard case .duplicate = error else { throw error }
+            return AdminController.error("An app with ID \(app.id) already exists.", status: .conflict)
+        }
+        return Responses.json(Self.json(record), status: .created)
+    }
+
+    private func deleteApp(_ id: String) async throws -> Response {
+        guard try await store.deleteApp(id: id) else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        return Responses.json(.object(["success": true]))
+    }
+
+    private struct BusinessMove: Decodable { var business_id: String? }
+
+    private func moveApp(_ id: String, _ request: Request) async throws -> Response {
+        let move: BusinessMove
+        switch try await decode(BusinessMove.self, from: request) {
+        case .failure(let error): return bad(error.message)
+        case .success(let decoded): move = decoded
+        }
+        guard let app = try await store.moveApp(id: id, toBusiness: move.business_id) else {
+            return AdminController.error("No app with ID \(id).", status: .notFound)
+        }
+        return Responses.json(Self.json(app))
+    }
+
+    private func listUsers() async throws -> Response {
+        var users: [JSONValue] = []
+        for user in try await store.users() {
+            users.append(Self.json(user, friends: try await store.friendIDs(of: user.id)))
+        }
+        return Responses.json(.object(["users": .array(users)]))
+    }
+
+    private func createUser(_ request: Request) async throws -> Response {
+        var user: ProviderFixtures.User
+        switch try await decode(ProviderFixtures.User.self, from: request) {
+        case .failure(let error): return bad(error.message)
+        case .success(let decoded): user = decoded
+        }
+        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(error.description) }
+        for friend in user.friends ?? [] where try await store.user(id: friend) == nil {
+            return bad("The friend \(friend) is not a test user (give friends by ID).")
+        }
+        if user.id == nil { user.id = RandomIdentifiers.numericID() }
+        do {
+            try await FixtureLoader(store: store).create(user)
+        } catch let error as StoreError {
+            guard case .duplicate = error else { throw error }
+            return AdminController.error("A test user with this ID or email already exists.", status: .conflict)
+        }
+        let id = user.id ?? ""
+        guard let stored = try await store.user(id: id) else { throw HTTPError(.internalServerError) }
+        return Responses.json(Self.json(stored, friends: try await store.friendIDs(of: id)), status: .created)
+    }
+
+    private func deleteUser(_ id: String) async throws -> Response {
+        guard try await store.deleteUser(id: id) else { return AdminController.error("No test user with ID \(id).", status: .notFound) }
+        return Responses.json(.object(["success": true]))
+    }
+
+    private struct FriendshipBody: Decodable { var user_id: String; var friend_id: String }
+
+    private func friendship(_ request: Request, add: Bool) async throws -> Response {
+        let body: FriendshipBody
+        switch try await decode(FriendshipBody.self, from: request) {
+        case .failure(let error): return bad(error.message)
+        case .success(let decoded): body = decoded
+        }
+        guard body.user_id != body.friend_id else { return bad("A test user cannot be their own friend.") }
+        for id in [body.user_id, body.friend_id] where try await store.user(id: id) == nil {
+            return AdminController.error("No test user with ID \(id).", status: .notFound)
+        }
+        if add {
+            try await store.addFriendship(body.user_id, body.friend_id)
+        } else {
+            try await store.removeFriendship(body.user_id, body.friend_id)
+        }
+        return Responses.json(.object(["success": true]))
+    }
+}
+
+struct AdminBodyError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
