@@ -66,6 +66,7 @@ public struct LimitedLoginProvider: Sendable {
         let router = Router()
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         HomeController(services: services).addRoutes(to: router)
+        HealthController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
         OpenIDController(services: services).addRoutes(to: router)
         UninstallController(services: services).addRoutes(to: router)

@@ -16,6 +16,9 @@ struct LimitedLoginCommand: AsyncParsableCommand {
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
             """,
-        subcommands: [ServeCommand.self, KeysCommand.self, VerifyCommand.self, DecodeCommand.self]
+        subcommands: [
+            ServeCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
+            DecodeCommand.self,
+        ]
     )
 }

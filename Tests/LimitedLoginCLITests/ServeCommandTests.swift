@@ -135,6 +135,35 @@ struct ServeCommandTests {
         await server.stop()
     }
 
+    @Test("apps, users and friends commands manage a running provider")
+    func directoryCommands() async throws {
+        let folder = try temporaryFolder()
+        let server = try await ServerProcess.start(["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin", "--no-demo-data"], directory: folder)
+        let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin"]
+        let app = try await CLIProcess.run(["apps", "create", "--id", "4242", "--name", "CLI App", "--redirect-uri", "https://cli.example/cb", "--business-id", "9"] + connection)
+        #expect(app.status == 0, "\(app.error)")
+        #expect(app.output.contains("\"name\": \"CLI App\""))
+        let ann = try await CLIProcess.run(["users", "create", "--id", "31", "--first-name", "Ann", "--last-name", "Lee", "--email", "ann@example.com", "--password", "pw"] + connection)
+        #expect(ann.status == 0, "\(ann.error)")
+        let ben = try await CLIProcess.run(["users", "create", "--id", "32", "--first-name", "Ben", "--last-name", "Lee", "--email", "ben@example.com", "--password", "pw", "--friend", "31"] + connection)
+        #expect(ben.output.contains("\"friends\": [\n"), "\(ben.output)")
+        let unfriend = try await CLIProcess.run(["friends", "remove", "31", "32"] + connection)
+        #expect(unfriend.status == 0)
+        let users = try await CLIProcess.run(["users", "list"] + connection)
+        #expect(users.output.contains("ann@example.com") && users.output.contains("ben@example.com"))
+        #expect(!users.output.contains("\"32\"\n      ]"), "no friends left")
+        let moved = try await CLIProcess.run(["apps", "move", "4242", "--business-id", "10"] + connection)
+        #expect(moved.output.contains("\"business_id\": \"10\""))
+        let duplicate = try await CLIProcess.run(["apps", "create", "--id", "4242", "--name", "Again"] + connection)
+        #expect(duplicate.status == 1)
+        #expect(duplicate.error == "limited-login: the provider refused: An app with ID 4242 already exists.\n")
+        let deleted = try await CLIProcess.run(["users", "delete", "32"] + connection)
+        #expect(deleted.status == 0)
+        let apps = try await CLIProcess.run(["apps", "list"] + connection)
+        #expect(apps.output.contains("\"id\": \"4242\""))
+        await server.stop()
+    }
+
     @Test("bad options fail with a one-line reason and exit status 64")
     func badOptions() async throws {
         let folder = try temporaryFolder()

@@ -71,4 +71,15 @@ struct OpenIDEndpointTests {
             #expect(signer.keyID == keyID)
         }
     }
+
+    @Test("health answers ok while the store works, and 503 once it is closed")
+    func health() async throws {
+        try await withProvider { client, provider in
+            let ok = try await client.execute(uri: "/health", method: .get)
+            #expect(ok.status == .ok && String(buffer: ok.body) == "{\"status\":\"ok\"}")
+            await provider.store.close()
+            let down = try await client.execute(uri: "/health", method: .get)
+            #expect(down.status == .serviceUnavailable && String(buffer: down.body) == "{\"status\":\"unavailable\"}")
+        }
+    }
 }

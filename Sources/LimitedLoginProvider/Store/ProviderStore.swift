@@ -94,3 +94,10 @@ public final class ProviderStore: Sendable {
         }
     }
 }
+
+extension ProviderStore {
+    /// One trivial query: the database answers.
+    public func ping() async throws(StoreError) {
+        try await run("ping") { try await db.raw("SELECT 1").run() }
+    }
+}

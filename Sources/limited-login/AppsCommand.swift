@@ -1,0 +1,54 @@
+import ArgumentParser
+import LimitedLoginJOSE
+
+/// `limited-login apps`: a running provider's apps, through its admin API.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "List, create, delete or move a running provider's apps (through its admin API).",
+        subcommands: [List.self, Create.self, Delete.self, Move.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the apps with their secrets and redirect URIs.")
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/apps", method: .GET) }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an app.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The app ID (digits).") var id: String
+        @Option(help: "The name shown on the consent page.") var name: String
+        @Option(help: "The app secret (default: a random one).") var secret: String?
+        @Option(name: .customLong("redirect-uri"), help: "A redirect URI to allow (repeat for several).") var redirectURIs: [String] = []
+        @Option(name: .customLong("business-id"), help: "The business the app belongs to (token_for_business).") var businessID: String?
+
+        func run() async throws {
+            var app: [String: JSONValue] = [
+                "id": .string(id), "name": .string(name), "redirect_uris": .array(redirectURIs.map { .string($0) }),
+            ]
+            if let secret { app["secret"] = .string(secret) }
+            if let businessID { app["business_id"] = .string(businessID) }
+            try await AdminRequest.run(connection, path: "/_admin/apps", method: .POST, body: .json(.object(JSONObject(app))))
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an app with its grants and tokens.")
+        @OptionGroup var connection: AdminConnection
+        @Argument(help: "The app ID.") var id: String
+        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/apps/\(id)", method: .DELETE) }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move an app to another business (or to none).")
+        @OptionGroup var connection: AdminConnection
+        @Argument(help: "The app ID.") var id: String
+        @Option(name: .customLong("business-id"), help: "The new business; leave out for none.") var businessID: String?
+        func run() async throws {
+            let body: JSONValue = .object(["business_id": businessID.map { .string($0) } ?? .null])
+            try await AdminRequest.run(connection, path: "/_admin/apps/\(id)/business", method: .POST, body: .json(body))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import LimitedLoginJOSE
+
+/// `limited-login users`: a running provider's test users, through its admin API.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "List, create or delete a running provider's test users (through its admin API).",
+        subcommands: [List.self, Create.self, Delete.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the test users and their friends.")
+        @OptionGroup var connection: AdminConnection
+        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/users", method: .GET) }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a test user.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The user ID (default: a random one).") var id: String?
+        @Option(name: .customLong("first-name"), help: "First name.") var firstName: String
+        @Option(name: .customLong("middle-name"), help: "Middle name.") var middleName: String?
+        @Option(name: .customLong("last-name"), help: "Last name.") var lastName: String
+        @Option(help: "Email (the sign-in name).") var email: String
+        @Option(help: "Password for the sign-in page.") var password: String
+        @Option(help: "Birthday, MM/DD/YYYY.") var birthday: String?
+        @Option(help: "Gender.") var gender: String?
+        @Option(help: "Profile link.") var link: String?
+        @Option(name: .customLong("friend"), help: "The ID of an existing user to befriend (repeat for several).") var friends: [String] = []
+
+        func run() async throws {
+            var user: [String: JSONValue] = [
+                "first_name": .string(firstName), "last_name": .string(lastName), "email": .string(email),
+                "password": .string(password), "friends": .array(friends.map { .string($0) }),
+            ]
+            for (key, value) in [("id", id), ("middle_name", middleName), ("birthday", birthday), ("gender", gender), ("link", link)] {
+                if let value { user[key] = .string(value) }
+            }
+            try await AdminRequest.run(connection, path: "/_admin/users", method: .POST, body: .json(.object(JSONObject(user))))
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a test user with their friendships, grants and sessions.")
+        @OptionGroup var connection: AdminConnection
+        @Argument(help: "The user ID.") var id: String
+        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/users/\(id)", method: .DELETE) }
+    }
+}
+
+/// `limited-login friends`: friendships between test users.
+struct FriendsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "friends",
+        abstract: "Make two test users friends, or not (through the admin API).",
+        subcommands: [Add.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make two users friends.")
+        @OptionGroup var connection: AdminConnection
+        @Argument(help: "A user ID.") var user: String
+        @Argument(help: "Another user ID.") var friend: String
+        func run() async throws {
+            try await AdminRequest.run(connection, path: "/_admin/friendships", method: .POST,
+                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)])))
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a friendship.")
+        @OptionGroup var connection: AdminConnection
+        @Argument(help: "A user ID.") var user: String
+        @Argument(help: "Another user ID.") var friend: String
+        func run() async throws {
+            try await AdminRequest.run(connection, path: "/_admin/friendships", method: .DELETE,
+                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)])))
+        }
+    }
+}
