@@ -92,7 +92,7 @@ struct GraphTests {
         }
     }
 
-    @Test("me/permissions lists granted and declined; DELETE removes the app and kills its tokens")
+    @Test("me/permissions lists granted and declined; DELETE of one declines it; DELETE of all removes the app and kills its tokens")
     func permissions() async throws {
         try await withProvider { client, _ in
             let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email,user_likes", ticking: ["user_likes"])
@@ -102,6 +102,16 @@ struct GraphTests {
                 .object(["permission": "user_likes", "status": "granted"]),
                 .object(["permission": "email", "status": "declined"]),
             ]))
+            let one = try await graph(client, "/v21.0/me/permissions/user_likes?access_token=\(tokens.access)", method: .delete)
+            #expect(one.object.dictionary == ["success": true])
+            let afterOne = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)")
+            #expect(afterOne.object["data"] == .array([
+                .object(["permission": "public_profile", "status": "granted"]),
+                .object(["permission": "email", "status": "declined"]),
+                .object(["permission": "user_likes", "status": "declined"]),
+            ]))
+            let profile = try await graph(client, "/v21.0/me/permissions/public_profile?access_token=\(tokens.access)", method: .delete)
+            #expect(profile.error?["message"] == "(#100) public_profile cannot be revoked alone; DELETE me/permissions removes the app.")
             let deleted = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)", method: .delete)
             #expect(deleted.object.dictionary == ["success": true])
             let after = try await graph(client, "/v21.0/me?access_token=\(tokens.access)")

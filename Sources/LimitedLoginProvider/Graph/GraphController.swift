@@ -13,6 +13,9 @@ struct GraphController: Sendable {
         router.get("/:version/me") { request, context in try await answer(request, context) { try await me($0, $1) } }
         router.get("/:version/me/permissions") { request, context in try await answer(request, context) { try await permissions($0, $1) } }
         router.delete("/:version/me/permissions") { request, context in try await answer(request, context) { try await revoke($0, $1) } }
+        router.delete("/:version/me/permissions/:permission") { request, context in
+            try await answer(request, context) { try await revoke(context.parameters.get("permission") ?? "", $1) }
+        }
         router.get("/:version/:id") { request, context in
             try await answer(request, context) { try await node(context.parameters.get("id") ?? "", $0, $1) }
         }
@@ -97,6 +100,23 @@ struct GraphController: Sendable {
     private func revoke(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
         let (user, _) = try await person(of: caller)
         _ = try await services.store.uninstall(appID: caller.app.id, userID: user.id)
+        return Responses.json(.object(["success": true]))
+    }
+
+    /// `DELETE me/permissions/{permission}`: that permission becomes declined; the app stays installed.
+    /// `public_profile` cannot be revoked alone (revoke the whole app instead).
+    private func revoke(_ name: String, _ caller: GraphCaller) async throws -> Response {
+        var (_, grant) = try await person(of: caller)
+        let permission = Permission(name: name)
+        guard permission.isValid else { throw GraphError("(#100) \(name) is not a valid permission name.", code: 100) }
+        guard permission != .publicProfile else {
+            throw GraphError("(#100) public_profile cannot be revoked alone; DELETE me/permissions removes the app.", code: 100)
+        }
+        if grant.granted.remove(permission) != nil {
+            grant.declined.insert(permission)
+            grant.updatedAt = ProviderTime.now()
+            try await services.store.saveGrant(grant)
+        }
         return Responses.json(.object(["success": true]))
     }
 
