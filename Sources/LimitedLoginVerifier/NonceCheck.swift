@@ -31,14 +31,3 @@ public enum NonceCheck: Sendable, Equatable {
         return String(decoding: output, as: UTF8.self)
     }
 }
-
-/// Compares two strings' UTF-8 bytes in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-    let left = Array(lhs.utf8)
-    let right = Array(rhs.utf8)
-    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
-    if left.count != right.count { difference |= 1 }
-    let length = min(left.count, right.count)
-    for index in 0..<length { difference |= left[index] ^ right[index] }
-    return difference == 0
-}

@@ -31,7 +31,7 @@ struct AdminController: Sendable {
             response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
             return response
         }
-        guard CodeExchangeController.constantTimeEqual(String(header.dropFirst("Bearer ".count)), adminToken) else {
+        guard constantTimeEquals(String(header.dropFirst("Bearer ".count)), adminToken) else {
             return Self.error("The admin token is wrong.", status: .forbidden)
         }
         return try await body()

@@ -85,12 +85,11 @@ struct DialogController: Sendable {
     // MARK: - POST /dialog/oauth/signin
 
     private func signIn(_ request: Request) async throws -> Response {
-        var request = request
-        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        let query = try value(form, "request") ?? ""
+        let (form, parsed) = try await postedDialog(request)
         let dialog: DialogRequest
-        do { dialog = try await parser.parse(query: query) } catch {
-            return try failure(error, afterPost: true)
+        switch parsed {
+        case .success(let request): dialog = request
+        case .failure(let error): return try failure(error, afterPost: true)
         }
         let browser = BrowserCookies.value(BrowserCookies.browser, in: request)
         guard services.csrf.isValid(try value(form, "csrf_token"), for: .signIn, binding: browser) else {
@@ -128,12 +127,11 @@ struct DialogController: Sendable {
     // MARK: - POST /dialog/oauth/confirm
 
     private func confirm(_ request: Request) async throws -> Response {
-        var request = request
-        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        let query = try value(form, "request") ?? ""
+        let (form, parsed) = try await postedDialog(request)
         let dialog: DialogRequest
-        do { dialog = try await parser.parse(query: query) } catch {
-            return try failure(error, afterPost: true)
+        switch parsed {
+        case .success(let request): dialog = request
+        case .failure(let error): return try failure(error, afterPost: true)
         }
         let session = BrowserCookies.value(BrowserCookies.session, in: request)
         guard let session, let userID = try await services.store.sessionUserID(secret: session),
@@ -157,6 +155,16 @@ struct DialogController: Sendable {
     }
 
     // MARK: - Pages
+
+    /// A posted dialog form and the dialog request it carries (field `request`), or why that request fails.
+    private func postedDialog(_ request: Request) async throws -> (FormParameters, Result<DialogRequest, DialogFailure>) {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        let query = try value(form, "request") ?? ""
+        do { return (form, .success(try await parser.parse(query: query))) } catch {
+            return (form, .failure(error))
+        }
+    }
 
     /// A form field; a repeated one is a bad request.
     private func value(_ form: FormParameters, _ name: String) throws(HTTPError) -> String? {

@@ -23,13 +23,7 @@ struct FixtureLoader: Sendable {
                 if let id = user.id { idsByKey[id] = existing.id }
                 continue
             }
-            let id = user.id ?? RandomIdentifiers.numericID()
-            try await store.createUser(TestUserRecord(
-                id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
-                email: user.email, birthday: user.birthday, gender: user.gender,
-                hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
-                location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link
-            ), passwordHash: PasswordHasher.hash(user.password))
+            let id = try await createUserAlone(user)
             idsByKey[user.email.lowercased()] = id
             idsByKey[id] = id
         }
@@ -47,8 +41,14 @@ struct FixtureLoader: Sendable {
         }
     }
 
-    /// Adds one user (with an ID) and their friendships with existing users.
+    /// Adds one user and their friendships with existing users (given by ID).
     func create(_ user: ProviderFixtures.User) async throws {
+        let id = try await createUserAlone(user)
+        for friend in user.friends ?? [] { try await store.addFriendship(id, friend) }
+    }
+
+    /// Stores a user (a random ID when none is given) and returns the ID.
+    private func createUserAlone(_ user: ProviderFixtures.User) async throws -> String {
         let id = user.id ?? RandomIdentifiers.numericID()
         try await store.createUser(TestUserRecord(
             id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
@@ -56,7 +56,7 @@ struct FixtureLoader: Sendable {
             hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
             location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link
         ), passwordHash: PasswordHasher.hash(user.password))
-        for friend in user.friends ?? [] { try await store.addFriendship(id, friend) }
+        return id
     }
 
     /// On an empty store: a demo app and three test users who are all friends (password `password`).

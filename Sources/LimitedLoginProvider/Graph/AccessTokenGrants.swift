@@ -52,7 +52,7 @@ struct AccessTokenGrants: Sendable {
         guard let appID = try value(parameters, "client_id"), let app = try await services.store.app(id: appID) else {
             throw GraphError("Missing or unknown client_id.", code: 101)
         }
-        guard let secret = try value(parameters, "client_secret"), CodeExchangeController.constantTimeEqual(secret, app.secret) else {
+        guard let secret = try value(parameters, "client_secret"), constantTimeEquals(secret, app.secret) else {
             throw GraphError("Error validating client secret.", code: 1)
         }
         return app

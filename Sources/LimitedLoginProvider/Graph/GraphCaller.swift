@@ -39,7 +39,7 @@ struct GraphCallerResolver: Sendable {
         if let bar = token.firstIndex(of: "|") {
             let appID = String(token[..<bar]), secret = String(token[token.index(after: bar)...])
             guard let app = try await store.app(id: appID) else { throw GraphError.cannotParseToken }
-            guard CodeExchangeController.constantTimeEqual(secret, app.secret) else {
+            guard constantTimeEquals(secret, app.secret) else {
                 throw GraphError("Invalid OAuth access token signature.", code: 190, status: .unauthorized)
             }
             return .app(app)

@@ -57,11 +57,7 @@ struct GraphUserFields: Sendable {
             case "location": if let location = user.location { node.append((field, location.json)) }
             case "link": if let link = user.link { node.append((field, .string(link))) }
             case "age_range":
-                let range = IDTokenClaimsBuilder(
-                    issuer: "", app: app, user: user, asid: asid, granted: [], nonce: "", issuedAt: ProviderTime.now(),
-                    friendASIDs: [], pictureURL: ""
-                ).ageRange()
-                if let range { node.append((field, range.json)) }
+                if let range = IDTokenClaimsBuilder.ageRange(of: user, at: ProviderTime.now()) { node.append((field, range.json)) }
             case "friends":
                 var friends: [JSONValue] = []
                 for friendASID in try await store.visibleFriendASIDs(userID: user.id, appID: app.id) {

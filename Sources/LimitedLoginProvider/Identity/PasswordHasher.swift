@@ -24,10 +24,7 @@ enum PasswordHasher {
               let salt = try? Base64URL.decode(String(parts[2])), let expected = try? Base64URL.decode(String(parts[3]))
         else { return false }
         let derived = derive(password, salt: salt, rounds: rounds)
-        guard derived.count == 32, expected.count == 32 else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(derived, expected) { difference |= a ^ b }
-        return difference == 0
+        return derived.count == 32 && constantTimeEquals(derived, expected)
     }
 
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {

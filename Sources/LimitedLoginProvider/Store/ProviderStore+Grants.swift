@@ -152,20 +152,7 @@ extension ProviderStore {
     /// The app-scoped IDs (in `appID`) of the user's friends who have the app installed with
     /// `user_friends` granted (SPEC section 6), sorted.
     public func visibleFriendASIDs(userID: String, appID: String) async throws(StoreError) -> [String] {
-        try await run("friends list") {
-            let rows = try await db.raw("""
-                SELECT a.asid AS asid, g.granted AS granted
-                FROM ll_friendships f
-                JOIN ll_grants g ON g.user_id = f.friend_id AND g.app_id = \(bind: appID)
-                JOIN ll_app_scoped_ids a ON a.user_id = f.friend_id AND a.app_id = \(bind: appID)
-                WHERE f.user_id = \(bind: userID) AND g.installed = \(bind: Int64(1))
-                """).all()
-            var asids: [String] = []
-            for row in rows where PermissionList.contains(try row.decode(column: "granted", as: String.self), "user_friends") {
-                asids.append(try row.decode(column: "asid", as: String.self))
-            }
-            return asids.sorted()
-        }
+        try await grantAndVisibleFriends(appID: appID, userID: userID).friendASIDs
     }
 }
 

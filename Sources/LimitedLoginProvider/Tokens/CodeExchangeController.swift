@@ -17,15 +17,11 @@ struct CodeExchangeController: Sendable {
         router.post("/:version/oauth/access_token") { request, _ in try await exchange(request) }
     }
 
-    static func graphError(_ message: String, code: Int = 100, subcode: Int? = nil) -> Response {
-        GraphError(message, code: code, subcode: subcode).response
-    }
-
     private func exchange(_ request: Request) async throws -> Response {
         var request = request
         var parameters: FormParameters
         do { parameters = try FormParameters(encoded: request.uri.query ?? "") } catch {
-            return Self.graphError("The query cannot be read: \(error.description).")
+            return GraphError("The query cannot be read: \(error.description).", code: 100).response
         }
         if request.method == .post {
             for pair in try await request.formBody(limit: services.configuration.maximumBodySize).pairs {
@@ -39,38 +35,38 @@ struct CodeExchangeController: Sendable {
                 try parameters.single("code_verifier"), try parameters.single("client_secret"), try parameters.single("grant_type")
             )
         } catch {
-            return Self.graphError("The request is ambiguous: \(error.description).")
+            return GraphError("The request is ambiguous: \(error.description).", code: 100).response
         }
         if let grantType = fields.grantType, !grantType.hasSameBytes(as: "authorization_code") {
             return try await AccessTokenGrants(services: services).grant(grantType, parameters: parameters)
         }
         guard let appID = fields.appID, let app = try await services.store.app(id: appID) else {
-            return Self.graphError("Missing or unknown client_id.", code: 101)
+            return GraphError("Missing or unknown client_id.", code: 101).response
         }
-        guard let code = fields.code, !code.isEmpty else { return Self.graphError("Missing code.") }
+        guard let code = fields.code, !code.isEmpty else { return GraphError("Missing code.", code: 100).response }
         guard let record = try await services.store.consumeAuthorizationCode(code) else {
-            return Self.graphError("This authorization code has been used or does not exist.", subcode: 36009)
+            return GraphError("This authorization code has been used or does not exist.", code: 100, subcode: 36009).response
         }
         guard record.appID.hasSameBytes(as: app.id) else {
-            return Self.graphError("This authorization code was issued to another app.", subcode: 36008)
+            return GraphError("This authorization code was issued to another app.", code: 100, subcode: 36008).response
         }
         guard record.expiresAt > ProviderTime.now() else {
-            return Self.graphError("This authorization code has expired.", subcode: 36007)
+            return GraphError("This authorization code has expired.", code: 100, subcode: 36007).response
         }
         guard let redirectURI = fields.redirectURI, redirectURI.hasSameBytes(as: record.redirectURI) else {
-            return Self.graphError("redirect_uri must be the one the code was issued for.", subcode: 36008)
+            return GraphError("redirect_uri must be the one the code was issued for.", code: 100, subcode: 36008).response
         }
         if let challenge = record.codeChallenge {
             guard let verifier = fields.verifier.flatMap(CodeVerifier.init(string:)), verifier.challenge.hasSameBytes(as: challenge) else {
-                return Self.graphError("The code_verifier does not match the code_challenge.", subcode: 36008)
+                return GraphError("The code_verifier does not match the code_challenge.", code: 100, subcode: 36008).response
             }
         } else {
-            guard let secret = fields.secret, Self.constantTimeEqual(secret, app.secret) else {
-                return Self.graphError("Error validating client secret.", code: 1)
+            guard let secret = fields.secret, constantTimeEquals(secret, app.secret) else {
+                return GraphError("Error validating client secret.", code: 1).response
             }
         }
         guard let user = try await services.store.user(id: record.userID) else {
-            return Self.graphError("The person of this code no longer exists.", code: 190)
+            return GraphError("The person of this code no longer exists.", code: 190).response
         }
         let issuer = TokenIssuer(services: services)
         let issued = try await issuer.accessToken(app: app, userID: user.id)
@@ -83,13 +79,5 @@ struct CodeExchangeController: Sendable {
             ))
         }
         return Responses.json(.object(JSONObject(body)))
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(left, right) { difference |= x ^ y }
-        return difference == 0
     }
 }

@@ -38,7 +38,9 @@ struct IDTokenClaimsBuilder: Sendable {
         if granted.contains(.email) { claims["email"] = .string(user.email) }
         if granted.contains(.userFriends) { claims["user_friends"] = .array(friendASIDs.map { .string($0) }) }
         if granted.contains(.userBirthday), let birthday = user.birthday { claims["user_birthday"] = .string(birthday) }
-        if granted.contains(Permission(name: "user_age_range")), let range = ageRange() { claims["user_age_range"] = range.json }
+        if granted.contains(Permission(name: "user_age_range")), let range = Self.ageRange(of: user, at: issuedAt) {
+            claims["user_age_range"] = range.json
+        }
         if granted.contains(.userHometown), let hometown = user.hometown { claims["user_hometown"] = hometown.json }
         if granted.contains(.userLocation), let location = user.location { claims["user_location"] = location.json }
         if granted.contains(.userGender), let gender = user.gender { claims["user_gender"] = .string(gender) }
@@ -47,8 +49,8 @@ struct IDTokenClaimsBuilder: Sendable {
         return JSONObject(claims)
     }
 
-    /// Facebook's age brackets, from the birthday: 13–17, 18–20, 21+.
-    func ageRange() -> UserAgeRange? {
+    /// Facebook's age brackets, from the birthday: 13–17, 18–20, 21+ (and under 13).
+    static func ageRange(of user: TestUserRecord, at issuedAt: Int64) -> UserAgeRange? {
         guard let birthday = user.birthday.flatMap(Birthday.date(from:)) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
