@@ -8,7 +8,9 @@ let package = Package(
         .library(name: "LimitedLoginJOSE", targets: ["LimitedLoginJOSE"]),
         .library(name: "LimitedLoginCore", targets: ["LimitedLoginCore"]),
         .library(name: "LimitedLoginVerifier", targets: ["LimitedLoginVerifier"]),
+        .library(name: "LimitedLogin", targets: ["LimitedLogin"]),
         .library(name: "LimitedLoginProvider", targets: ["LimitedLoginProvider"]),
+        .library(name: "LimitedLoginHummingbird", targets: ["LimitedLoginHummingbird"]),
         .executable(name: "limited-login", targets: ["limited-login"]),
         .executable(name: "limited-login-bench", targets: ["limited-login-bench"]),
     ],
@@ -52,6 +54,29 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LimitedLogin",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LimitedLoginHummingbird",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .target(

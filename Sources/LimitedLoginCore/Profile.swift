@@ -2,7 +2,7 @@ import Foundation
 
 /// The person who logged in, as the app may see them.
 ///
-/// After a limited login it is built from the ID token's claims (``init(claims:refreshDate:)``), the
+/// After a limited login it is built from the ID token's claims (``init(claims:refreshDate:isLimited:)``), the
 /// mapping of SPEC section 7, and ``isLimited`` is true.
 public struct Profile: Sendable, Equatable, Codable {
     /// The app-scoped user ID.
@@ -52,7 +52,7 @@ public struct Profile: Sendable, Equatable, Codable {
     }
 
     /// The profile an ID token describes.
-    public init(claims: AuthenticationTokenClaims, refreshDate: Date = Date()) {
+    public init(claims: AuthenticationTokenClaims, refreshDate: Date = Date(), isLimited: Bool = true) {
         self.init(
             userID: claims.sub,
             firstName: claims.givenName,
@@ -69,7 +69,7 @@ public struct Profile: Sendable, Equatable, Codable {
             hometown: claims.userHometown,
             location: claims.userLocation,
             gender: claims.userGender,
-            isLimited: true
+            isLimited: isLimited
         )
     }
 }

@@ -1,3 +1,4 @@
+import LimitedLoginCore
 import Synchronization
 
 /// The provider's public addresses. The base URL may only be known once the server has bound its port

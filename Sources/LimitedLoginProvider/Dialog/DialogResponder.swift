@@ -1,3 +1,4 @@
+import LimitedLoginCore
 import HTTPTypes
 import Hummingbird
 

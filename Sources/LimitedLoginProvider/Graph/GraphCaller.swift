@@ -1,3 +1,4 @@
+import LimitedLoginCore
 import Hummingbird
 import LimitedLoginJOSE
 

@@ -1,12 +1,12 @@
 import LimitedLoginJOSE
 
 /// Why a query string or form body cannot be read.
-enum FormParametersError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FormParametersError: Error, Equatable, Sendable, CustomStringConvertible {
     case badPercentEncoding(name: String)
     case notUTF8(name: String)
     case repeated(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .badPercentEncoding(let name): return "the parameter \(name) has a malformed percent-encoding"
         case .notUTF8(let name): return "the parameter \(name) is not valid UTF-8"
@@ -20,14 +20,14 @@ enum FormParametersError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Decoded strictly: a malformed `%` escape or invalid UTF-8 is an error rather than being passed on
 /// as something else. Lookups of a single value refuse a repeated name, so that a request cannot carry
 /// two redirect URIs or two nonces and have different parts of the code read different ones.
-struct FormParameters: Sendable {
-    private(set) var pairs: [(name: String, value: String)]
+public struct FormParameters: Sendable {
+    public private(set) var pairs: [(name: String, value: String)]
 
-    init(pairs: [(name: String, value: String)] = []) {
+    public init(pairs: [(name: String, value: String)] = []) {
         self.pairs = pairs
     }
 
-    init(encoded text: Substring) throws(FormParametersError) {
+    public init(encoded text: Substring) throws(FormParametersError) {
         pairs = []
         for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -38,12 +38,12 @@ struct FormParameters: Sendable {
         }
     }
 
-    init(encoded text: String) throws(FormParametersError) {
+    public init(encoded text: String) throws(FormParametersError) {
         try self.init(encoded: Substring(text))
     }
 
     /// The value of `name`; nil when absent; an error when repeated.
-    func single(_ name: String) throws(FormParametersError) -> String? {
+    public func single(_ name: String) throws(FormParametersError) -> String? {
         var found: String?
         for pair in pairs where pair.name.hasSameBytes(as: name) {
             if found != nil { throw .repeated(name) }
@@ -53,21 +53,21 @@ struct FormParameters: Sendable {
     }
 
     /// Every value of `name`, in order.
-    func all(_ name: String) -> [String] {
+    public func all(_ name: String) -> [String] {
         pairs.filter { $0.name.hasSameBytes(as: name) }.map(\.value)
     }
 
-    mutating func append(_ name: String, _ value: String) {
+    public mutating func append(_ name: String, _ value: String) {
         pairs.append((name, value))
     }
 
     /// The parameters encoded again as a form: `+` for a space, `%XX` for every other byte outside the
     /// unreserved set.
-    var encoded: String {
+    public var encoded: String {
         pairs.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
     }
 
-    static func encode(_ text: String) -> String {
+    public static func encode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + 16)

@@ -1,0 +1,53 @@
+import Foundation
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// One login's dialog request (SPEC section 2): the URL, and the state and nonce its answer must carry.
+public struct AuthorizationRequest: Sendable {
+    public let appID: String
+    public let configuration: LoginConfiguration
+    public let redirectURI: String
+    /// The random challenge inside `state`; the answer must echo it.
+    public let challenge: String
+    /// The `state` parameter: `{"challenge":…}` as JSON, like the iOS SDK's.
+    public let state: String
+    public let url: URL
+
+    /// `response_type` of a limited login: what the iOS SDK sends.
+    public static let limitedResponseType = "id_token,graph_domain,user_token_nonce"
+    /// `response_type` of a classic login: a code (exchanged with the PKCE verifier) and an ID token.
+    public static let classicResponseType = "code,id_token,graph_domain"
+
+    public init(appID: String, configuration: LoginConfiguration, redirectURI: String, endpoints: LoginEndpoints) {
+        self.appID = appID
+        self.configuration = configuration
+        self.redirectURI = redirectURI
+        var random = SystemRandomNumberGenerator()
+        let challenge = Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &random) })
+        self.challenge = challenge
+        self.state = String(decoding: JSONSerializer.serialize(.object(["challenge": .string(challenge), "3_method": "loopback"])), as: UTF8.self)
+
+        let limited = configuration.tracking == .limited
+        var scope = configuration.requestedPermissions.map(\.name)
+        if !scope.contains("openid") { scope.append("openid") }
+        var parameters = FormParameters()
+        parameters.append("client_id", appID)
+        parameters.append("redirect_uri", redirectURI)
+        parameters.append("response_type", limited ? Self.limitedResponseType : Self.classicResponseType)
+        parameters.append("scope", scope.sorted().joined(separator: ","))
+        parameters.append("state", state)
+        parameters.append("nonce", configuration.nonce)
+        if let authType = configuration.authType { parameters.append("auth_type", authType.rawValue) }
+        if limited {
+            parameters.append("tp", "ios_14_do_not_track")
+        } else {
+            parameters.append("code_challenge", configuration.codeVerifier.challenge)
+            parameters.append("code_challenge_method", CodeVerifier.challengeMethod)
+        }
+        parameters.append("return_scopes", "true")
+        parameters.append("sdk", "limited-login-swift")
+        var components = URLComponents(url: endpoints.dialogURL, resolvingAgainstBaseURL: false)
+        components?.percentEncodedQuery = parameters.encoded
+        self.url = components?.url ?? endpoints.dialogURL
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// Where the loopback listener puts the login's answer, and where ``LoopbackPresenter`` waits for it.
+/// The first answer wins; later requests get a page saying the login is over.
+final class LoopbackMailbox: Sendable {
+    struct Reply: Sendable {
+        var status: Int
+        var html: String
+        /// The nonce the page's one script carries, for its Content-Security-Policy.
+        var scriptNonce: String? = nil
+    }
+
+    private struct State {
+        var answer: URL?
+        var failure: LoginError?
+        var waiter: CheckedContinuation<URL, any Error>?
+    }
+
+    let callbackPath: String
+    private let state = Mutex(State())
+    private let portBox = Mutex(0)
+
+    init(callbackPath: String) {
+        self.callbackPath = callbackPath
+    }
+
+    var port: Int {
+        get { portBox.withLock { $0 } }
+        set { portBox.withLock { $0 = newValue } }
+    }
+
+    /// Answers one request the browser made to the listener.
+    func handle(method: String, uri: String) -> Reply {
+        guard method == "GET" || method == "HEAD" else {
+            return Reply(status: 405, html: LoopbackPages.message(title: "Not allowed", text: "Only GET reaches this address."))
+        }
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
+        guard path == callbackPath else {
+            return Reply(status: 404, html: LoopbackPages.message(title: "Not found", text: "Nothing is here."))
+        }
+        let query = uri.firstIndex(of: "?").map { uri[uri.index(after: $0)...] } ?? ""
+        if query.isEmpty {
+            // The answer is in the fragment, which the browser keeps to itself: a page moves it to the query.
+            let nonce = UUID().uuidString
+            return Reply(status: 200, html: LoopbackPages.relay(scriptNonce: nonce), scriptNonce: nonce)
+        }
+        let delivered = state.withLock { state -> Bool in
+            guard state.answer == nil, state.failure == nil, let url = URL(string: "http://127.0.0.1:\(port)\(uri)") else { return false }
+            state.answer = url
+            state.waiter?.resume(returning: url)
+            state.waiter = nil
+            return true
+        }
+        return delivered
+            ? Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."))
+            : Reply(status: 409, html: LoopbackPages.message(title: "Login already finished", text: "This login has already received its answer."))
+    }
+
+    /// Waits for the answer.
+    func wait() async throws -> URL {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                state.withLock { state in
+                    if let answer = state.answer { continuation.resume(returning: answer) } else if let failure = state.failure {
+                        continuation.resume(throwing: failure)
+                    } else {
+                        state.waiter = continuation
+                    }
+                }
+            }
+        } onCancel: {
+            fail(.presentationFailed("the login was cancelled by the app"))
+        }
+    }
+
+    /// Ends the wait with an error, unless an answer came first.
+    func fail(_ error: LoginError) {
+        state.withLock { state in
+            guard state.answer == nil, state.failure == nil else { return }
+            state.failure = error
+            state.waiter?.resume(throwing: error)
+            state.waiter = nil
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Shows the dialog in the system browser and receives the answer on a loopback redirect (RFC 8252):
+/// a listener on 127.0.0.1 at a port the system picks, `redirect_uri=http://127.0.0.1:{port}/callback`.
+///
+/// The dialog answers in the fragment, which a browser never sends; the listener's first page moves it
+/// into the query with a few lines of script, then answers "Login finished". No answer within
+/// ``timeout`` seconds ends the login with ``LoginError/timedOut(seconds:)``, and the listener closes.
+public struct LoopbackPresenter: AuthorizationPresenter {
+    public var opener: BrowserOpener
+    public var timeout: TimeInterval
+    /// Told the URL (and whether a browser was opened) before the wait starts; prints to standard error
+    /// by default.
+    public var announce: @Sendable (URL, Bool) -> Void
+
+    public static let callbackPath = "/callback"
+
+    public init(
+        opener: BrowserOpener = .system, timeout: TimeInterval = 300,
+        announce: @escaping @Sendable (URL, Bool) -> Void = LoopbackPresenter.printToStandardError
+    ) {
+        self.opener = opener
+        self.timeout = timeout
+        self.announce = announce
+    }
+
+    public func begin(appID: String) async throws(LoginError) -> any AuthorizationAttempt {
+        let listener: LoopbackListener
+        do { listener = try await LoopbackListener.open(callbackPath: Self.callbackPath) } catch {
+            throw .presentationFailed("cannot listen on 127.0.0.1: \(error)")
+        }
+        return LoopbackAttempt(listener: listener, presenter: self)
+    }
+
+    @Sendable public static func printToStandardError(_ url: URL, _ opened: Bool) {
+        let lead = opened
+            ? "Opened the login dialog in your browser. If it did not appear, open this address:"
+            : "Open this address in a browser to log in:"
+        FileHandle.standardError.write(Data("\(lead)\n\n  \(url.absoluteString)\n\n".utf8))
+    }
+}
+
+struct LoopbackAttempt: AuthorizationAttempt {
+    let listener: LoopbackListener
+    let presenter: LoopbackPresenter
+
+    var redirectURI: String { "http://127.0.0.1:\(listener.port)\(LoopbackPresenter.callbackPath)" }
+
+    func present(_ url: URL) async throws(LoginError) -> URL {
+        let mailbox = listener.mailbox
+        let timeout = presenter.timeout.isFinite ? min(max(presenter.timeout, 0.001), 86_400) : 300
+        let timer = Task {
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            if !Task.isCancelled { mailbox.fail(.timedOut(seconds: timeout)) }
+        }
+        defer { timer.cancel() }
+        let opened = presenter.opener.open(url)
+        presenter.announce(url, opened)
+        do {
+            let answer = try await mailbox.wait()
+            // Closing the listening socket leaves the browser's connection to finish its page.
+            await listener.close()
+            return answer
+        } catch {
+            await listener.close()
+            if let error = error as? LoginError { throw error }
+            throw .presentationFailed(String(describing: error))
+        }
+    }
+
+    func abandon() async {
+        listener.mailbox.fail(.presentationFailed("the login was abandoned"))
+        await listener.close()
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LimitedLoginCore
+import NIOHTTP1
+import Synchronization
+
+/// A presenter for tests that plays the person: it follows the real dialog pages over HTTP, keeps the
+/// provider's cookies between logins like a browser, and submits the real forms as ``person`` says.
+/// The dialog's answer is the redirect to ``redirectURI`` (by default `fb{appID}://authorize/`, which a
+/// provider always accepts), read from its `Location` without going there.
+public final class ScriptedPresenter: AuthorizationPresenter {
+    private struct State {
+        var person: ScriptedPerson
+        var cookies: [String: String] = [:]
+        var pageTitles: [String] = []
+    }
+
+    private let state: Mutex<State>
+    /// The redirect URI to ask for; nil means `fb{appID}://authorize/`.
+    public let redirectURI: String?
+
+    public init(person: ScriptedPerson, redirectURI: String? = nil) {
+        self.state = Mutex(State(person: person))
+        self.redirectURI = redirectURI
+    }
+
+    /// What the person does from now on.
+    public var person: ScriptedPerson {
+        get { state.withLock { $0.person } }
+        set { state.withLock { $0.person = newValue } }
+    }
+
+    /// The titles of every dialog page shown so far, in order.
+    public var pageTitles: [String] { state.withLock { $0.pageTitles } }
+
+    /// Forgets the provider's cookies (signs the browser out).
+    public func clearCookies() { state.withLock { $0.cookies = [:] } }
+
+    public func begin(appID: String) async throws(LoginError) -> any AuthorizationAttempt {
+        ScriptedAttempt(presenter: self, redirectURI: redirectURI ?? "fb\(appID)://authorize/")
+    }
+
+    fileprivate func fetch(_ url: URL, method: HTTPMethod, form: [(name: String, value: String)]?) async throws(LoginError) -> SDKHTTPClient.Answer {
+        var headers: [(String, String)] = []
+        let cookieHeader = state.withLock { state in
+            state.cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        if !cookieHeader.isEmpty { headers.append(("Cookie", cookieHeader)) }
+        var body: String?
+        if let form {
+            headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+            body = FormParameters(pairs: form).encoded
+        }
+        let answer: SDKHTTPClient.Answer
+        do { answer = try await SDKHTTPClient.send(url, method: method, headers: headers, body: body) } catch {
+            throw .presentationFailed("the dialog at \(url.absoluteString) cannot be reached: \(error)")
+        }
+        let title = HTMLForm.title(in: answer.text)
+        state.withLock { state in
+            for header in answer.headers["Set-Cookie"] {
+                let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard pair.count == 2 else { continue }
+                let name = String(pair[0]).trimmingWhitespace
+                if pair[1].isEmpty || header.lowercased().contains("max-age=0") { state.cookies[name] = nil } else { state.cookies[name] = String(pair[1]) }
+            }
+            if let title, answer.status < 300 || answer.status >= 400 { state.pageTitles.append(title) }
+        }
+        return answer
+    }
+}
+
+private struct ScriptedAttempt: AuthorizationAttempt {
+    let presenter: ScriptedPresenter
+    let redirectURI: String
+
+    static let maximumSteps = 12
+
+    func present(_ url: URL) async throws(LoginError) -> URL {
+        var next: (url: URL, method: HTTPMethod, form: [(name: String, value: String)]?) = (url, .GET, nil)
+        for _ in 0..<Self.maximumSteps {
+            let answer = try await presenter.fetch(next.url, method: next.method, form: next.form)
+            if (300..<400).contains(answer.status) {
+                guard let location = answer.headers.first(name: "Location") else {
+                    throw .presentationFailed("the dialog answered \(answer.status) without a Location")
+                }
+                if location.hasPrefix(redirectURI) {
+                    guard let callback = URL(string: location) else { throw .malformedCallback("the redirect \(location) is not a URL") }
+                    return callback
+                }
+                guard let target = URL(string: location, relativeTo: next.url)?.absoluteURL else {
+                    throw .presentationFailed("the dialog redirected to \(location), which is not a URL")
+                }
+                next = (target, .GET, nil)
+                continue
+            }
+            next = try step(page: answer, at: next.url)
+        }
+        throw .presentationFailed("the dialog did not finish within \(Self.maximumSteps) pages")
+    }
+
+    func abandon() async {}
+
+    /// What the person does on a page: sign in, consent, or give up on an error page.
+    private func step(page answer: SDKHTTPClient.Answer, at url: URL) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
+        let html = answer.text
+        let forms = HTMLForm.forms(in: html)
+        let person = presenter.person
+        func submit(_ form: HTMLForm, adding extra: [(name: String, value: String)]) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
+            guard let target = URL(string: form.action, relativeTo: url)?.absoluteURL else {
+                throw .presentationFailed("the form's action \(form.action) is not a URL")
+            }
+            return (target, .POST, form.baseValues + extra)
+        }
+        if answer.status >= 400 || !forms.contains(where: { $0.id == "consent-form" || $0.id == "password-form" }) {
+            let message = HTMLForm.text(ofElementWithID: "error-message", in: html) ?? HTMLForm.title(in: html) ?? "HTTP \(answer.status)"
+            throw .dialogFailed(code: String(answer.status), message: message)
+        }
+        if let consent = forms.first(where: { $0.id == "consent-form" }) {
+            var form = consent
+            form.fields.removeAll { $0.name == "permission" && person.untick.contains(Permission(name: $0.value)) }
+            return try submit(form, adding: [("action", person.decision.rawValue)])
+        }
+        switch person.signIn {
+        case .testUser(let id):
+            guard let form = forms.first(where: { form in form.fields.contains { $0.name == "user_id" && $0.value == id } }) else {
+                throw .presentationFailed("the sign-in page lists no test user \(id)")
+            }
+            return try submit(form, adding: [("pick", id)])
+        case .credentials(let email, let password):
+            guard var form = forms.first(where: { $0.id == "password-form" }) else {
+                throw .presentationFailed("the sign-in page has no password form")
+            }
+            form.fields.removeAll { $0.name == "email" || $0.name == "pass" }
+            return try submit(form, adding: [("email", email), ("pass", password), ("login", "1")])
+        }
+    }
+}

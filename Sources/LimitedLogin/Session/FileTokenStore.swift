@@ -1,0 +1,104 @@
+import Foundation
+import LimitedLoginCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``TokenStore`` in one JSON file that only its owner can read or write (mode 0600, in a directory
+/// of mode 0700), replaced atomically on every change so that a crash leaves the old or the new login,
+/// never half of one. On Linux this stands in for the iOS keychain.
+public struct FileTokenStore: TokenStore {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `$LIMITED_LOGIN_STATE_FILE`, else `$XDG_STATE_HOME/limited-login/session.json`, else
+    /// `~/.local/state/limited-login/session.json`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["LIMITED_LOGIN_STATE_FILE"], !explicit.isEmpty { return explicit }
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
+        return (stateHome as NSString).appendingPathComponent("limited-login/session.json")
+    }
+
+    public static var `default`: FileTokenStore { FileTokenStore(path: defaultPath) }
+
+    public func load() throws(TokenStoreError) -> SessionSnapshot? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .unreadable(path: path, reason: Self.errnoText()) }
+        if status.st_mode & 0o077 != 0 {
+            // Someone widened the file's mode: narrow it again before reading a secret from it.
+            guard chmod(path, 0o600) == 0 else { throw .unreadable(path: path, reason: "it is readable by others and cannot be made private") }
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        do {
+            return try Self.decoder.decode(SessionSnapshot.self, from: data)
+        } catch {
+            throw .unreadable(path: path, reason: "it is not a saved login (\(error))")
+        }
+    }
+
+    public func save(_ snapshot: SessionSnapshot) throws(TokenStoreError) {
+        if snapshot.isEmpty {
+            if unlink(path) != 0, errno != ENOENT { throw .unwritable(path: path, reason: Self.errnoText()) }
+            return
+        }
+        let data: Data
+        do { data = try Self.encoder.encode(snapshot) } catch { throw .unwritable(path: path, reason: "\(error)") }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+                )
+            } catch { throw .unwritable(path: path, reason: error.localizedDescription) }
+        }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .unwritable(path: path, reason: Self.errnoText()) }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, base + offset, buffer.count - offset)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                offset += count
+            }
+            return true
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written, synced, rename(temporary, path) == 0 else {
+            let reason = Self.errnoText()
+            unlink(temporary)
+            throw .unwritable(path: path, reason: reason)
+        }
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,61 @@
+import Hummingbird
+import LimitedLoginJOSE
+import LimitedLoginVerifier
+import NIOCore
+
+/// Middleware for an app's own server: verifies `Authorization: Bearer <ID token>` with
+/// `LimitedLoginVerifier` and puts the identity in the request context.
+///
+/// A missing header passes through with no identity unless ``isRequired``; a malformed header or a
+/// token that fails verification is answered 401 with `WWW-Authenticate: Bearer error="invalid_token"`
+/// (RFC 6750) and a JSON body that says why, and never reaches the route.
+public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: RouterMiddleware {
+    public let verifier: TokenVerifier
+    public let isRequired: Bool
+    /// The nonce policy for a request. The app's server sees the nonce only if the app sends it along
+    /// (and should then check it); the default does not check it.
+    public let nonce: @Sendable (Request) -> NonceCheck
+
+    public init(verifier: TokenVerifier, isRequired: Bool = true, nonce: @escaping @Sendable (Request) -> NonceCheck = { _ in .notChecked }) {
+        self.verifier = verifier
+        self.isRequired = isRequired
+        self.nonce = nonce
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization] else {
+            if isRequired {
+                return Self.refusal(error: "invalid_request", description: "an Authorization: Bearer <ID token> header is required", includeError: false)
+            }
+            return try await next(request, context)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, !parts[1].contains(" ") else {
+            return Self.refusal(error: "invalid_request", description: "the Authorization header must be \"Bearer <ID token>\"", includeError: true)
+        }
+        let verified: VerifiedIDToken
+        do {
+            verified = try await verifier.verify(String(parts[1]), nonce: nonce(request))
+        } catch {
+            return Self.refusal(error: "invalid_token", description: error.description, code: error.code, includeError: true)
+        }
+        var context = context
+        context.limitedLoginIdentity = LimitedLoginIdentity(token: verified)
+        return try await next(request, context)
+    }
+
+    static func refusal(error: String, description: String, code: String? = nil, includeError: Bool) -> Response {
+        var challenge = "Bearer realm=\"limited-login\""
+        if includeError { challenge += ", error=\"\(error)\"" }
+        var body: [String: JSONValue] = ["error": .string(error), "error_description": .string(description)]
+        if let code { body["reason"] = .string(code) }
+        let bytes = JSONSerializer.serialize(.object(JSONObject(body)))
+        return Response(
+            status: .unauthorized,
+            headers: [.wwwAuthenticate: challenge, .contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}

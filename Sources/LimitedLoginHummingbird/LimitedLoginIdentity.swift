@@ -1,0 +1,18 @@
+import LimitedLoginCore
+import LimitedLoginVerifier
+
+/// Who a request comes from, after its ID token passed verification.
+public struct LimitedLoginIdentity: Sendable {
+    /// The app-scoped user ID (`sub`).
+    public var userID: String { token.claims.sub }
+    /// The verified claims.
+    public var claims: AuthenticationTokenClaims { token.claims }
+    /// The profile the claims describe.
+    public var profile: Profile { Profile(claims: token.claims, refreshDate: token.claims.iat) }
+    /// The whole verified token.
+    public let token: VerifiedIDToken
+
+    public init(token: VerifiedIDToken) {
+        self.token = token
+    }
+}
