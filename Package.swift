@@ -98,6 +98,7 @@ let package = Package(
         .executableTarget(
             name: "limited-login",
             dependencies: [
+                "LimitedLogin",
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginVerifier",
@@ -123,12 +124,25 @@ let package = Package(
                 "LimitedLoginTestSupport",
             ]
         ),
+        .executableTarget(
+            name: "limited-login-example-server",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginVerifier",
+                "LimitedLoginHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/ProfileServer"
+        ),
         .target(
             name: "LimitedLoginTestSupport",
             dependencies: [
                 "LimitedLoginJOSE",
                 "LimitedLoginCore",
+                "LimitedLoginProvider",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LimitedLoginTestSupport"
@@ -168,11 +182,32 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "LimitedLoginTests",
+            dependencies: [
+                "LimitedLogin",
+                "LimitedLoginHummingbird",
+                "LimitedLoginProvider",
+                "LimitedLoginVerifier",
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
             name: "LimitedLoginCLITests",
             dependencies: [
+                "LimitedLogin",
+                "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginTestSupport",
                 "limited-login",
+                "limited-login-example-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

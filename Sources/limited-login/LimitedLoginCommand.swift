@@ -4,7 +4,7 @@ import ArgumentParser
 struct LimitedLoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limited-login",
-        abstract: "Facebook Limited Login, open: run a provider, verify and decode ID tokens.",
+        abstract: "Facebook Limited Login, open: run a provider, log in, verify and decode ID tokens.",
         discussion: """
             Tokens can be given as an argument or on standard input (use '-' or leave it out).
 
@@ -12,12 +12,15 @@ struct LimitedLoginCommand: AsyncParsableCommand {
               limited-login serve
               limited-login serve --port 9000 --database /tmp/ll.sqlite --fixtures fixtures.json
               limited-login keys rotate --provider http://127.0.0.1:8080 --admin-token "$ADMIN" --publish-delay 0
+              limited-login login --app-id 1000000000000001 --tracking limited --permissions email,user_friends
+              limited-login whoami
+              limited-login logout
               limited-login verify "$TOKEN" --app-id 1234 --nonce abc
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
             """,
         subcommands: [
-            ServeCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
+            ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
             DecodeCommand.self,
         ]
     )

@@ -88,10 +88,13 @@ struct HTTPExchange {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    static func send(_ url: String, method: HTTPMethod = .GET, cookie: String? = nil, form: String? = nil) async throws -> HTTPExchange {
+    static func send(
+        _ url: String, method: HTTPMethod = .GET, cookie: String? = nil, form: String? = nil, headers: [(String, String)] = []
+    ) async throws -> HTTPExchange {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: form))

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
 
 private func call(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, token: String? = KeyRotationAndAdminTests.adminToken,

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 @testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
 
 @Suite("Dialog: bad requests")

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import LimitedLoginVerifier

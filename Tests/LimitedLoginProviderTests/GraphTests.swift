@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import Testing

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 @testable import LimitedLoginProvider
 import LimitedLoginVerifier
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 @testable import LimitedLoginProvider
 import Logging
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
 
 @Suite("OpenID endpoints: discovery, JWKS, certificates")

@@ -2,55 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import LimitedLoginVerifier
 import Logging
 import Testing
-
-/// The apps and people every provider test starts with.
-enum TestFixtures {
-    static let appID = "1111111111"
-    static let otherAppID = "2222222222"
-    static let appSecret = "0123456789abcdef0123456789abcdef"
-    static let registeredRedirect = "https://app.example/callback"
-    static let alice = "100001"
-    static let bob = "100002"
-    static let carol = "100003"
-
-    static let fixtures = ProviderFixtures(
-        apps: [
-            .init(id: appID, secret: appSecret, name: "Test App", redirectURIs: [registeredRedirect], businessID: "77"),
-            .init(id: otherAppID, secret: nil, name: "Other App", redirectURIs: nil, businessID: nil),
-        ],
-        users: [
-            .init(
-                id: alice, firstName: "Alice", middleName: "Q", lastName: "Smith", email: "alice@example.com",
-                password: "alice-pass", birthday: "04/22/1990", gender: "female", hometown: .init(id: "501", name: "Paris"),
-                location: .init(id: "502", name: "Lyon"), link: "https://example.com/alice", friends: [bob, carol]
-            ),
-            .init(
-                id: bob, firstName: "Bob", middleName: nil, lastName: "Jones", email: "bob@example.com",
-                password: "bob-pass", birthday: "01/15/2007", gender: "male", hometown: nil, location: nil, link: nil,
-                friends: [carol]
-            ),
-            .init(
-                id: carol, firstName: "Carol", middleName: nil, lastName: "White", email: "carol@example.com",
-                password: "carol-pass", birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil
-            ),
-        ]
-    )
-
-    static let baseURL = "http://provider.test"
-
-    static func configuration(store: StoreLocation = .sqliteMemory, port: Int = 0, publicBaseURL: String? = baseURL) -> ProviderConfiguration {
-        ProviderConfiguration(
-            host: "127.0.0.1", port: port, store: store, publicBaseURL: publicBaseURL, fixtures: fixtures, seedsDemoData: false
-        )
-    }
-
-    static let quietLogger = Logger(label: "provider-test", factory: { _ in SwiftLogNoOpLogHandler() })
-}
 
 /// Runs `body` against a fresh provider (in-memory store) through its real router, in process.
 func withProvider<Value: Sendable>(

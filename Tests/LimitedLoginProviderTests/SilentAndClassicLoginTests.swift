@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
+import LimitedLoginTestSupport
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import Testing

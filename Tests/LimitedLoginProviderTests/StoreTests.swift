@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginCore
+import LimitedLoginTestSupport
 @testable import LimitedLoginProvider
 import Testing
 

@@ -34,7 +34,8 @@ public struct GraphClient: Sendable {
     public func refreshAccessToken() async throws(GraphClientError) -> AccessToken {
         guard let old = session.accessToken else { throw .noAccessToken }
         let answer = try await send(
-            "oauth/access_token", parameters: ["grant_type": "fb_extend_sso_token", "client_id": old.appID],
+            "oauth/access_token",
+            parameters: ["grant_type": "fb_extend_sso_token", "client_id": old.appID, "access_token": old.tokenString],
             method: .GET, token: old.tokenString
         )
         guard let tokenString = answer["access_token"]?.stringValue, !tokenString.isEmpty else {

@@ -56,7 +56,7 @@ public enum LoginCallback: Sendable, Equatable {
     }
 
     /// The `challenge` member of a JSON `state`, read with the strict reader.
-    static func challenge(in state: String) -> String? {
+    public static func challenge(in state: String) -> String? {
         guard case .object(let object)? = try? StrictJSONParser(maximumSize: 4096).parse(Array(state.utf8)) else { return nil }
         return object["challenge"]?.stringValue
     }

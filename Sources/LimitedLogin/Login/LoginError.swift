@@ -12,6 +12,9 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
     case dialogFailed(code: String?, message: String)
     /// The ID token failed verification; nothing was set.
     case invalidIDToken(TokenVerificationError)
+    /// The ID token's `at_hash` is not the hash of the access token it came with: the two were not
+    /// issued together.
+    case accessTokenHashMismatch
     /// The callback carries no token and cannot be read (a malformed or ambiguous response).
     case malformedCallback(String)
     /// The provider's discovery document or key set could not be fetched.
@@ -35,6 +38,8 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the login dialog failed\(code.map { " (\($0))" } ?? ""): \(message)"
         case .invalidIDToken(let error):
             return "the ID token was rejected (invalidIDToken): \(error.description)"
+        case .accessTokenHashMismatch:
+            return "the ID token's at_hash does not match the access token: they were not issued together"
         case .malformedCallback(let reason):
             return "the login response cannot be read: \(reason)"
         case .providerUnavailable(let reason):

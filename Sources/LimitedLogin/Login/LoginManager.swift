@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginCore
+import LimitedLoginJOSE
 import LimitedLoginVerifier
 import NIOHTTP1
 
@@ -75,16 +76,14 @@ public final class LoginManager: Sendable {
     private func complete(_ request: AuthorizationRequest, _ parameters: LoginCallbackParameters) async throws(LoginError) -> LoginManagerLoginResult {
         let limited = request.configuration.tracking == .limited
         var idToken = parameters.idToken
-        var accessToken: AccessToken?
-        var granted = parameters.grantedScopes
+        var exchanged: ExchangedCode?
         if !limited {
             guard let code = parameters.code else {
                 throw .malformedCallback("a classic login's answer carries no code")
             }
-            let exchanged = try await exchange(code, request)
-            idToken = exchanged.idToken ?? idToken
-            if let scopes = exchanged.grantedScopes { granted = scopes }
-            accessToken = exchanged.token(granted: granted, declined: parameters.deniedScopes, appID: appID)
+            let answer = try await exchange(code, request)
+            idToken = answer.idToken ?? idToken
+            exchanged = answer
         } else if parameters.accessToken != nil || parameters.code != nil {
             throw .malformedCallback("a limited login's answer carries an access token or a code")
         }
@@ -94,15 +93,24 @@ public final class LoginManager: Sendable {
         do { verified = try await verifier.verify(idToken, nonce: .exact(request.configuration.nonce)) } catch {
             throw .invalidIDToken(error)
         }
+        if let answer = exchanged, let atHash = verified.claims.atHash,
+           !constantTimeEquals(atHash, AccessTokenHash.of(answer.accessToken)) {
+            throw .accessTokenHashMismatch
+        }
         let authenticationToken = AuthenticationToken(
             tokenString: idToken, nonce: request.configuration.nonce, graphDomain: parameters.graphDomain
         )
         let profile = Profile(claims: verified.claims, isLimited: limited)
-        let finalAccessToken = accessToken.map { token in
-            AccessToken(
-                tokenString: token.tokenString, permissions: token.permissions, declinedPermissions: token.declinedPermissions,
-                expiredPermissions: [], appID: appID, userID: verified.claims.sub, expirationDate: token.expirationDate,
-                refreshDate: token.refreshDate, dataAccessExpirationDate: token.dataAccessExpirationDate, graphDomain: parameters.graphDomain
+        let granted = parameters.grantedScopes
+        let finalAccessToken = exchanged.map { answer in
+            let now = Date()
+            return AccessToken(
+                tokenString: answer.accessToken, permissions: granted, declinedPermissions: parameters.deniedScopes,
+                expiredPermissions: [], appID: appID, userID: verified.claims.sub,
+                expirationDate: now.addingTimeInterval(answer.expiresIn), refreshDate: now,
+                dataAccessExpirationDate: answer.dataAccessExpirationTime.map { Date(timeIntervalSince1970: $0) }
+                    ?? now.addingTimeInterval(Self.defaultDataAccessLifetime),
+                graphDomain: parameters.graphDomain
             )
         }
         do {
@@ -120,22 +128,14 @@ public final class LoginManager: Sendable {
         )
     }
 
+    /// Data access lasts 90 days when the provider does not say.
+    static let defaultDataAccessLifetime: TimeInterval = 90 * 86_400
+
     private struct ExchangedCode {
         var accessToken: String
         var expiresIn: TimeInterval
         var dataAccessExpirationTime: TimeInterval?
         var idToken: String?
-        var grantedScopes: Set<Permission>?
-
-        func token(granted: Set<Permission>, declined: Set<Permission>, appID: String) -> AccessToken {
-            let now = Date()
-            return AccessToken(
-                tokenString: accessToken, permissions: granted, declinedPermissions: declined, expiredPermissions: [],
-                appID: appID, userID: "", expirationDate: now.addingTimeInterval(expiresIn), refreshDate: now,
-                dataAccessExpirationDate: dataAccessExpirationTime.map { Date(timeIntervalSince1970: $0) }
-                    ?? now.addingTimeInterval(90 * 86_400)
-            )
-        }
     }
 
     /// `oauth/access_token` with the code, the redirect URI and the PKCE verifier (no app secret: the
@@ -168,8 +168,7 @@ public final class LoginManager: Sendable {
         let dataAccess = object["data_access_expiration_time"]?.numberValue.flatMap { $0.isFinite ? $0 : nil }
         return ExchangedCode(
             accessToken: token, expiresIn: expiresIn, dataAccessExpirationTime: dataAccess,
-            idToken: object["id_token"]?.stringValue,
-            grantedScopes: object["granted_scopes"]?.stringValue.map { LoginCallback.permissions($0) }
+            idToken: object["id_token"]?.stringValue
         )
     }
 }

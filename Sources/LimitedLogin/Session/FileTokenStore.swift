@@ -91,14 +91,14 @@ public struct FileTokenStore: TokenStore {
 
     private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.dateEncodingStrategy = .deferredToDate  // seconds since 2001: restores the exact Date
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return encoder
     }
 
     private static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .deferredToDate
         return decoder
     }
 }

@@ -95,6 +95,8 @@ public final class LoginSession: Sendable {
     /// Signs out: clears the three values in memory and on disk.
     public func clear() throws(TokenStoreError) {
         try update { $0 = SessionSnapshot() }
+        // Also removes a saved file that could not be read, which the session never loaded.
+        try store?.save(SessionSnapshot())
     }
 
     /// Every change from now on, in order, until the stream is dropped.

@@ -73,7 +73,6 @@ struct CodeExchangeController: Sendable {
         var body: [String: JSONValue] = [
             "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
             "data_access_expiration_time": .number(Double(issued.dataAccessExpiresAt)),
-            "granted_scopes": .string(record.granted.map(\.name).sorted().joined(separator: ",")),
         ]
         if let nonce = record.nonce {
             body["id_token"] = .string(try await issuer.idToken(

@@ -63,9 +63,4 @@ struct IDTokenClaimsBuilder: Sendable {
         default: return UserAgeRange(min: 21, max: nil)
         }
     }
-
-    /// `at_hash`: base64url of the left half of SHA-256 of the access token (OIDC Core 3.2.2.9).
-    static func accessTokenHash(_ accessToken: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
-    }
 }

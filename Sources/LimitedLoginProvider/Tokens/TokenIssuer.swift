@@ -32,7 +32,7 @@ struct TokenIssuer: Sendable {
             issuer: services.urls.issuer, app: app, user: user, asid: asid, granted: granted, nonce: nonce,
             issuedAt: ProviderTime.now(), friendASIDs: friends, pictureURL: services.urls.pictureURL(asid: asid)
         )
-        builder.accessTokenHash = accessToken.map(IDTokenClaimsBuilder.accessTokenHash)
+        builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
         let keys = try await services.keyring.current()
         return try keys.signer.sign(claims: builder.claims())
     }

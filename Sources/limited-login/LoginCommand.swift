@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import LimitedLogin
+import LimitedLoginJOSE
+import LimitedLoginCore
+
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in through the dialog in a browser, verify the ID token, and save the login.",
+        discussion: """
+            Opens the provider's login dialog in the system browser (or prints its address), waits for the
+            answer on a loopback redirect (http://127.0.0.1:<port>/callback), verifies the ID token with the
+            provider's published keys and the nonce, then prints the token, the profile and the granted and
+            declined permissions, and saves them (see 'whoami' and 'logout').
+
+            Examples:
+              limited-login login --app-id 1000000000000001 --tracking limited --permissions email,user_friends
+              limited-login login --app-id 1000000000000001 --permissions email --json
+            """
+    )
+
+    @Option(help: "The app's ID (the demo app of 'serve' is 1000000000000001).")
+    var appID: String
+
+    @Option(help: "The provider's base URL, or 'facebook' for the real service.")
+    var provider = "http://127.0.0.1:8080"
+
+    @Option(help: "limited (an ID token only) or enabled (classic: also an access token for the Graph API).")
+    var tracking: TrackingOption = .enabled
+
+    @Option(help: "Permissions to ask for, comma-separated (public_profile is always granted).")
+    var permissions = "public_profile"
+
+    @Option(help: "The nonce the ID token must carry (a fresh UUID by default).")
+    var nonce: String?
+
+    @Option(help: "rerequest (default: asks again for declined permissions), reauthorize, or none.")
+    var authType = "rerequest"
+
+    @Option(help: "Seconds to wait for the login to finish.")
+    var timeout: Double = 300
+
+    @Flag(help: "Only print the dialog's address; do not open a browser.")
+    var noBrowser = false
+
+    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
+    var stateFile: String?
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        let endpoints = try LoginTarget.endpoints(provider)
+        let names = permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let authTypeValue: LoginAuthType?
+        switch authType {
+        case "none": authTypeValue = nil
+        default:
+            guard let value = LoginAuthType(rawValue: authType) else {
+                throw CommandFailure.fail("error: --auth-type must be rerequest, reauthorize or none", code: 64)
+            }
+            authTypeValue = value
+        }
+        let permissionSet = Set(names.map { Permission(name: $0) })
+        let nonceValue = nonce ?? UUID().uuidString
+        do {
+            try LoginConfiguration.validate(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue)
+        } catch {
+            throw CommandFailure.fail("error: \(error.description)", code: 64)
+        }
+        guard timeout.isFinite, timeout > 0 else { throw CommandFailure.fail("error: --timeout must be a positive number of seconds", code: 64) }
+        let configuration = LoginConfiguration(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue, authType: authTypeValue)
+
+        let presenter = LoopbackPresenter(opener: noBrowser ? .announceOnly : .system, timeout: timeout) { url, opened in
+            LoopbackPresenter.printToStandardError(url, opened)
+            FileHandle.standardError.write(Data("Waiting for the login to finish (up to \(Int(timeout)) s)…\n".utf8))
+        }
+        let store = FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath)
+        let session = LoginSession(store: store)
+        let manager = LoginManager(appID: appID, endpoints: endpoints, presenter: presenter, session: session)
+        let result: LoginManagerLoginResult
+        do {
+            result = try await manager.logIn(configuration: configuration)
+        } catch {
+            throw CommandFailure.fail("error: \(error.description)")
+        }
+        if result.isCancelled {
+            if json { printLine(JSONSerializer.prettyPrinted(["cancelled": true])) }
+            throw CommandFailure.fail("the login was cancelled in the dialog; nothing was saved")
+        }
+        let printer = SessionPrinter(snapshot: session.snapshot, statePath: store.path)
+        if json {
+            printLine(printer.json(result: result))
+        } else {
+            printer.printHuman(result: result)
+        }
+    }
+}
+
+enum TrackingOption: String, ExpressibleByArgument, CaseIterable {
+    case limited
+    case enabled
+
+    var value: LoginTracking { self == .limited ? .limited : .enabled }
+}
+
+/// Reads `--provider`.
+enum LoginTarget {
+    static func endpoints(_ text: String) throws -> LoginEndpoints {
+        if text == "facebook" { return .facebook }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw CommandFailure.fail("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'", code: 64)
+        }
+        return .provider(url)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LimitedLogin
+import LimitedLoginCore
+import LimitedLoginJOSE
+import NIOHTTP1
+import Testing
+
+/// `Examples/ProfileServer`, an app's own server using `LimitedLoginHummingbird`, run as its README says,
+/// against `limited-login serve`, with a token the SDK got through the real dialog.
+@Suite("Example server")
+struct ExampleServerTests {
+    @Test("accepts the SDK's ID token and answers the profile; refuses a forged one and a missing one")
+    func acceptsSDKTokenRejectsForgery() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let provider = try await ServerProcess.start(["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
+        defer { Task { await provider.stop() } }
+        let providerURL = try #require(URL(string: provider.baseURL))
+
+        let session = LoginSession(store: nil)
+        let presenter = ScriptedPresenter(person: ScriptedPerson(signIn: .credentials(email: "alice@example.com", password: "password")))
+        let manager = LoginManager(appID: LoginCommandTests.demoApp, endpoints: .provider(providerURL), presenter: presenter, session: session)
+        let configuration = try #require(LoginConfiguration(permissions: ["email"], tracking: .limited))
+        let result = try await manager.logIn(configuration: configuration)
+        let token = try #require(result.authenticationToken?.tokenString)
+        let userID = try #require(session.profile?.userID)
+
+        let server = try RunningCommand(
+            ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
+            executable: "limited-login-example-server"
+        )
+        defer { server.stop() }
+        let base = try await server.waitFor("the example server's URL") { output, _ in
+            output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
+        }
+
+        let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)")])
+        #expect(accepted.status == 200, "\(accepted.body)")
+        guard case .object(let me) = try StrictJSONParser().parse(Array(accepted.body.utf8)) else { Issue.record("not JSON"); return }
+        #expect(me["id"]?.stringValue == userID)
+        #expect(me["name"]?.stringValue == "Alice Example")
+        #expect(me["email"]?.stringValue == "alice@example.com")
+
+        var segments = token.split(separator: ".").map(String.init)
+        let payload = String(decoding: try Base64URL.decode(segments[1]), as: UTF8.self)
+        segments[1] = Base64URL.encode(Array(payload.replacingOccurrences(of: userID, with: "1").utf8))
+        let forged = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(segments.joined(separator: "."))")])
+        #expect(forged.status == 401)
+        #expect(forged.header("WWW-Authenticate") == #"Bearer realm="limited-login", error="invalid_token""#)
+        #expect(forged.body.contains(#""reason":"invalid_signature""#))
+
+        let missing = try await HTTPExchange.send(base + "/me")
+        #expect(missing.status == 401)
+        #expect(missing.header("WWW-Authenticate") == #"Bearer realm="limited-login""#)
+    }
+}

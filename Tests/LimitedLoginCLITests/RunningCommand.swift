@@ -1,0 +1,66 @@
+import Foundation
+
+/// A built executable of the package running as a child process, its standard output and error
+/// collected separately while it runs (a command that waits on the person, or a server).
+final class RunningCommand: @unchecked Sendable {
+    struct Timeout: Error, CustomStringConvertible {
+        var waitingFor: String
+        var output: String
+        var error: String
+        var description: String { "timed out waiting for \(waitingFor); stdout: \(output) stderr: \(error)" }
+    }
+
+    private let process: Process
+    private let standardOutput = ServerProcess.OutputBuffer()
+    private let standardError = ServerProcess.OutputBuffer()
+
+    /// Starts `executable` (a product beside `limited-login`) with `arguments` and extra environment.
+    init(_ arguments: [String], executable: String = "limited-login", environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = CLIProcess.binary.deletingLastPathComponent().appendingPathComponent(executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        let (out, err) = (standardOutput, standardError)
+        output.fileHandleForReading.readabilityHandler = { out.append(String(decoding: $0.availableData, as: UTF8.self)) }
+        error.fileHandleForReading.readabilityHandler = { err.append(String(decoding: $0.availableData, as: UTF8.self)) }
+        try process.run()
+    }
+
+    var output: String { standardOutput.value }
+    var error: String { standardError.value }
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits until `find` returns a value from what was printed (stdout, stderr), or the process exits.
+    func waitFor<Value>(_ what: String, seconds: Double = 30, _ find: (String, String) -> Value?) async throws -> Value {
+        for _ in 0..<Int(seconds * 10) {
+            if let value = find(output, error) { return value }
+            if !process.isRunning, let value = find(output, error) { return value }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Timeout(waitingFor: what, output: output, error: error)
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func waitForExit(seconds: Double = 30) async throws -> Int32 {
+        for _ in 0..<Int(seconds * 10) where process.isRunning {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if process.isRunning { throw Timeout(waitingFor: "exit", output: output, error: error) }
+        // Let the pipe readers catch the last bytes.
+        try await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

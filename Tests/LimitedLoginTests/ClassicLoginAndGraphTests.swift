@@ -1,0 +1,124 @@
+import Foundation
+import LimitedLogin
+import LimitedLoginCore
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Testing
+
+/// Classic logins: the code exchanged with the PKCE verifier, the access token, the Graph client, refresh.
+@Suite("SDK: classic login and the Graph API")
+struct ClassicLoginAndGraphTests {
+    @Test("classic login sets an access token; the Graph client reads me with it")
+    func classicLoginThenMe() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            let before = Date()
+            let result = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled)))
+            let token = try #require(session.accessToken)
+            #expect(result.token == token)
+            #expect(token.appID == TestFixtures.appID)
+            #expect(token.userID == session.profile?.userID)
+            #expect(token.hasGranted("email"))
+            #expect(token.hasGranted("public_profile"))
+            #expect(!token.hasGranted("user_friends"))
+            #expect(token.tokenString.hasPrefix("EAA"))
+            #expect(!token.isExpired)
+            #expect(!token.isDataAccessExpired)
+            #expect(token.expirationDate > before.addingTimeInterval(59 * 86_400))
+            #expect(token.dataAccessExpirationDate > before.addingTimeInterval(89 * 86_400))
+            #expect(session.profile?.isLimited == false)
+            #expect(session.authenticationToken?.claims()?.atHash != nil, "the exchanged ID token is bound to the access token")
+
+            let graph = GraphClient(session: session, endpoints: provider.endpoints)
+            let me = try await graph.me(fields: ["id", "name", "email"])
+            #expect(me["id"]?.stringValue == token.userID)
+            #expect(me["name"]?.stringValue == "Alice Q Smith")
+            #expect(me["email"]?.stringValue == "alice@example.com")
+
+            await #expect(throws: GraphClientError.graph(
+                code: 100, subcode: nil, type: "OAuthException",
+                message: "(#100) Tried accessing nonexisting field (shoe_size) on node type (User)"
+            )) {
+                try await graph.me(fields: ["shoe_size"])
+            }
+        }
+    }
+
+    @Test("after a limited login a Graph request fails with noAccessToken and nothing is sent")
+    func limitedLoginCannotCallGraph() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .limited)))
+            #expect(session.authenticationToken != nil)
+
+            let counter = try await ConnectionCounter()
+            let graph = GraphClient(session: session, endpoints: .provider(counter.url))
+            await #expect(throws: GraphClientError.noAccessToken) { try await graph.me() }
+            await #expect(throws: GraphClientError.noAccessToken) { try await graph.refreshAccessToken() }
+            #expect(GraphClientError.noAccessToken.description.contains("a limited login"))
+            try await Task.sleep(nanoseconds: 100_000_000)
+            #expect(counter.connections == 0)
+            await counter.close()
+        }
+    }
+
+    @Test("a limited login after a classic one clears the access token")
+    func limitedClearsAccessToken() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
+            #expect(session.accessToken != nil)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .limited)))
+            #expect(session.accessToken == nil)
+            #expect(session.profile?.isLimited == true)
+        }
+    }
+
+    @Test("refresh replaces the access token with a new one that still works, with the permissions read again")
+    func refresh() async throws {
+        try await withSDKProvider { provider in
+            let (session, store) = provider.makeSession()
+            let (manager, _) = provider.manager(ScriptedPerson(signIn: .testUser(id: TestFixtures.alice), untick: ["user_birthday"]), session: session)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email", "user_birthday"], tracking: .enabled)))
+            let old = try #require(session.accessToken)
+            let graph = GraphClient(session: session, endpoints: provider.endpoints)
+            let refreshed = try await graph.refreshAccessToken()
+            #expect(refreshed.tokenString != old.tokenString)
+            #expect(refreshed.refreshDate >= old.refreshDate)
+            #expect(refreshed.permissions == ["email", "public_profile"])
+            #expect(refreshed.declinedPermissions == ["user_birthday"])
+            #expect(refreshed.userID == old.userID)
+            #expect(session.accessToken == refreshed)
+            #expect(try store.load()?.accessToken == refreshed)
+            let me = try await graph.me(fields: ["id"])
+            #expect(me["id"]?.stringValue == old.userID)
+        }
+    }
+
+    @Test("a code exchange with a wrong verifier is refused by the provider: codeExchangeFailed")
+    func wrongVerifierIsRefused() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            // The presenter swaps in a code issued to another login (another verifier's challenge).
+            let (otherSession, _) = provider.makeSession()
+            let captured = CapturedURL()
+            let capturing = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in captured.set(url); return URL(string: "fb\(TestFixtures.appID)://authorize/#error=access_denied&state=x") ?? url }
+            let otherManager = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: capturing, session: otherSession)
+            _ = try? await otherManager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
+            let capturedURL = try #require(captured.value)
+            let foreignCode = try #require(parameter("code", in: capturedURL))
+
+            let presenter = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in
+                replacingParameter("code", in: url, with: foreignCode)
+            }
+            let manager = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: presenter, session: session)
+            await #expect(throws: LoginError.codeExchangeFailed("The code_verifier does not match the code_challenge.")) {
+                try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
+            }
+            #expect(session.snapshot.isEmpty)
+        }
+    }
+}
