@@ -104,7 +104,7 @@ struct ClassicLoginAndGraphTests {
             let (session, _) = provider.makeSession()
             // The presenter swaps in a code issued to another login (another verifier's challenge).
             let (otherSession, _) = provider.makeSession()
-            let captured = CapturedURL()
+            let captured = Recorder<URL?>(nil)
             let capturing = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in captured.set(url); return URL(string: "fb\(TestFixtures.appID)://authorize/#error=access_denied&state=x") ?? url }
             let otherManager = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: capturing, session: otherSession)
             _ = try? await otherManager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))

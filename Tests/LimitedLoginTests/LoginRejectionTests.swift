@@ -4,7 +4,6 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
-import Synchronization
 import Testing
 
 /// Answers that must not log anyone in: each is refused with its precise error, and nothing is set.
@@ -12,7 +11,7 @@ import Testing
 struct LoginRejectionTests {
     /// A real callback from the provider for Alice, with the nonce given.
     func realCallback(_ provider: SDKProvider, nonce: String, appID: String = TestFixtures.appID) async throws -> URL {
-        let captured = CapturedURL()
+        let captured = Recorder<URL?>(nil)
         let presenter = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in captured.set(url); return url }
         let (session, _) = provider.makeSession()
         let manager = LoginManager(appID: appID, endpoints: provider.endpoints, presenter: presenter, session: session)
@@ -158,11 +157,4 @@ struct LoginRejectionTests {
         }
         #expect(presenter.pageTitles.isEmpty)
     }
-}
-
-/// Remembers one URL.
-final class CapturedURL: Sendable {
-    private let box = Mutex<URL?>(nil)
-    var value: URL? { box.withLock { $0 } }
-    func set(_ url: URL) { box.withLock { $0 = url } }
 }

@@ -116,3 +116,12 @@ final class ConnectionCounter: Sendable {
 
     func close() async { try? await channel.close() }
 }
+
+/// A value that tasks and callbacks record into, read by the test afterwards.
+final class Recorder<Value: Sendable>: Sendable {
+    private let box: Mutex<Value>
+    init(_ initial: Value) { box = Mutex(initial) }
+    var value: Value { box.withLock { $0 } }
+    func set(_ value: Value) { box.withLock { $0 = value } }
+    func update(_ change: (inout Value) -> Void) { box.withLock { change(&$0) } }
+}
