@@ -9,10 +9,7 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Log in through the dialog in a browser, verify the ID token, and save the login.",
         discussion: """
-            Opens the provider's login dialog in the system browser (or prints its address), waits for the
-            answer on a loopback redirect (http://127.0.0.1:<port>/callback), verifies the ID token with the
-            provider's published keys and the nonce, then prints the token, the profile and the granted and
-            declined permissions, and saves them (see 'whoami' and 'logout').
+            Opens the provider's login dialog in the system browser (or prints its address), waits for the answer on a loopback redirect (http://127.0.0.1:<port>/callback), verifies the ID token with the provider's published keys and the nonce, then prints the token, the profile and the granted and declined permissions, and saves them (see 'whoami' and 'logout').
 
             Examples:
               limited-login login --app-id 1000000000000001 --tracking limited --permissions email,user_friends
