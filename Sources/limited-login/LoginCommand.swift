@@ -41,8 +41,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Only print the dialog's address; do not open a browser.")
     var noBrowser = false
 
-    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
-    var stateFile: String?
+    @OptionGroup var saved: SavedLoginOptions
 
     @Flag(help: "Print the result as JSON.")
     var json = false
@@ -73,7 +72,7 @@ struct LoginCommand: AsyncParsableCommand {
             LoopbackPresenter.printToStandardError(url, opened)
             FileHandle.standardError.write(Data("Waiting for the login to finish (up to \(Int(timeout)) s)…\n".utf8))
         }
-        let store = FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath)
+        let store = saved.store
         let session = LoginSession(store: store)
         let manager = LoginManager(appID: appID, endpoints: endpoints, presenter: presenter, session: session)
         let result: LoginManagerLoginResult

@@ -10,14 +10,13 @@ struct WhoamiCommand: AsyncParsableCommand {
         discussion: "Reads what 'login' saved. Exits 1 when nobody is logged in."
     )
 
-    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
-    var stateFile: String?
+    @OptionGroup var saved: SavedLoginOptions
 
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func run() async throws {
-        let store = FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath)
+        let store = saved.store
         let snapshot: SessionSnapshot?
         do { snapshot = try store.load() } catch { throw CommandFailure.fail("error: \(error.description)") }
         guard let snapshot, !snapshot.isEmpty else {
@@ -36,14 +35,21 @@ struct LogoutCommand: AsyncParsableCommand {
         discussion: "Removes the file 'login' saved. Logging out when nobody is logged in is not an error."
     )
 
-    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
-    var stateFile: String?
+    @OptionGroup var saved: SavedLoginOptions
 
     func run() async throws {
-        let store = FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath)
+        let store = saved.store
         let session = LoginSession(store: store)
         let wasLoggedIn = !(session.snapshot.isEmpty)
         do { try session.clear() } catch { throw CommandFailure.fail("error: \(error.description)") }
         printLine(wasLoggedIn ? "Logged out; removed \(store.path)." : "Not logged in; nothing to remove.")
     }
+}
+
+/// `--state-file`: where `login` saves, and `whoami` and `logout` read.
+struct SavedLoginOptions: ParsableArguments {
+    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
+    var stateFile: String?
+
+    var store: FileTokenStore { FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath) }
 }
