@@ -4,6 +4,7 @@ import LimitedLoginTestSupport
 @testable import LimitedLoginProvider
 import Testing
 
+/// The store's behaviour, run on each dialect: SQLite, and PostgreSQL when `scripts/test` started one.
 @Suite("Store")
 struct StoreTests {
     private func openStore(_ location: StoreLocation = .sqliteMemory) async throws -> ProviderStore {
@@ -12,9 +13,13 @@ struct StoreTests {
         return store
     }
 
-    @Test("the cached grant and friends list follow every write that changes them")
-    func grantCacheInvalidation() async throws {
-        let store = try await openStore()
+    private func openStore(_ dialect: StoreDialect) async throws -> ProviderStore {
+        try await openStore(try await dialect.freshLocation())
+    }
+
+    @Test("the grant and friends list follow every write that changes them", arguments: StoreDialect.available)
+    func grantCacheInvalidation(_ dialect: StoreDialect) async throws {
+        let store = try await openStore(dialect)
         let app = TestFixtures.appID
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).grant == nil)
 
@@ -66,9 +71,9 @@ struct StoreTests {
         await reopened.close()
     }
 
-    @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive")
-    func duplicates() async throws {
-        let store = try await openStore()
+    @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive", arguments: StoreDialect.available)
+    func duplicates(_ dialect: StoreDialect) async throws {
+        let store = try await openStore(dialect)
         do {
             try await store.createApp(AppRecord(id: TestFixtures.appID, secret: "x", name: "Again"))
             Issue.record("a duplicate app was stored")

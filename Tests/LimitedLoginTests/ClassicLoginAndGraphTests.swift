@@ -8,9 +8,9 @@ import Testing
 /// Classic logins: the code exchanged with the PKCE verifier, the access token, the Graph client, refresh.
 @Suite("SDK: classic login and the Graph API")
 struct ClassicLoginAndGraphTests {
-    @Test("classic login sets an access token; the Graph client reads me with it")
-    func classicLoginThenMe() async throws {
-        try await withSDKProvider { provider in
+    @Test("classic login sets an access token; the Graph client reads me with it", arguments: StoreDialect.available)
+    func classicLoginThenMe(_ dialect: StoreDialect) async throws {
+        try await withSDKProvider(dialect) { provider in
             let (session, _) = provider.makeSession()
             let (manager, _) = provider.manager(alice, session: session)
             let before = Date()
@@ -77,9 +77,10 @@ struct ClassicLoginAndGraphTests {
         }
     }
 
-    @Test("refresh replaces the access token with a new one that still works, with the permissions read again")
-    func refresh() async throws {
-        try await withSDKProvider { provider in
+    @Test("refresh replaces the access token with a new one that still works, with the permissions read again",
+          arguments: StoreDialect.available)
+    func refresh(_ dialect: StoreDialect) async throws {
+        try await withSDKProvider(dialect) { provider in
             let (session, store) = provider.makeSession()
             let (manager, _) = provider.manager(ScriptedPerson(signIn: .testUser(id: TestFixtures.alice), untick: ["user_birthday"]), session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email", "user_birthday"], tracking: .enabled)))

@@ -31,8 +31,11 @@ struct SDKProvider: Sendable {
     }
 }
 
-func withSDKProvider<Value: Sendable>(_ body: @Sendable (SDKProvider) async throws -> Value) async throws -> Value {
-    let configuration = TestFixtures.configuration(store: .sqliteFile(path: temporaryDatabasePath()), publicBaseURL: nil)
+/// Runs `body` with a provider on loopback, its store an SQLite file, or a PostgreSQL database.
+func withSDKProvider<Value: Sendable>(
+    _ dialect: StoreDialect = .sqlite, _ body: @Sendable (SDKProvider) async throws -> Value
+) async throws -> Value {
+    let configuration = TestFixtures.configuration(store: try await dialect.freshLocation(), publicBaseURL: nil)
     return try await withLiveProvider(configuration) { baseURL, _, provider in
         try await body(SDKProvider(baseURL: try #require(URL(string: baseURL)), provider: provider))
     }

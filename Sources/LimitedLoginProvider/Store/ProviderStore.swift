@@ -24,22 +24,24 @@ public final class ProviderStore: Sendable {
     init(db: any SQLDatabase, location: StoreLocation, close: @escaping @Sendable () async throws -> Void) {
         self.db = db
         self.location = location
-        // Both SQLite stores belong to this process alone (a file is locked exclusively; memory is private).
-        self.caches = StoreCaches(isSoleWriter: true)
+        // Both SQLite stores belong to this process alone (a file is locked exclusively; memory is private);
+        // a PostgreSQL database is shared with other nodes, whose writes no local cache would see.
+        self.caches = StoreCaches(isSoleWriter: !location.isShared)
         self.closeConnection = close
     }
 
     /// Opens (creating if needed) the store and brings its schema up to date.
     public static func open(_ location: StoreLocation, logger: Logger) async throws(StoreError) -> ProviderStore {
+        // The drivers log statements and their bound values at debug level; keep them quieter than that,
+        // so that no log level shows what the store holds.
+        var driverLogger = logger
+        if driverLogger.logLevel < .notice { driverLogger.logLevel = .notice }
         let storage: SQLiteConnection.Storage
         switch location {
         case .sqliteFile(let path): storage = .file(path: path)
         case .sqliteMemory: storage = .memory
+        case .postgres(let url): return try await PostgresStoreConnection.open(url: url, location: location, logger: driverLogger)
         }
-        // The driver logs statements and their bound values at debug level; keep it quieter than that,
-        // so that no log level shows what the store holds.
-        var driverLogger = logger
-        if driverLogger.logLevel < .notice { driverLogger.logLevel = .notice }
         // One provider process per file: a second one fails at start instead of serving from caches that
         // the first one's writes would make stale.
         let fileLock: StoreFileLock?

@@ -1,0 +1,132 @@
+import Foundation
+import LimitedLoginCore
+@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
+import Testing
+
+/// Every kind of record the store keeps, written and read back, on each dialect.
+@Suite("Store operations")
+struct StoreOperationsTests {
+    private func withStore(_ dialect: StoreDialect, _ body: (ProviderStore) async throws -> Void) async throws {
+        let store = try await ProviderStore.open(try await dialect.freshLocation(), logger: TestFixtures.quietLogger)
+        try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+        do { try await body(store) } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    @Test("apps: create, read, list, move to another business, delete", arguments: StoreDialect.available)
+    func apps(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let app = AppRecord(id: "3333333333", secret: "s3", name: "Third", businessID: "77", redirectURIs: ["https://a.example/cb", "https://b.example/cb"])
+            try await store.createApp(app)
+            #expect(try await store.app(id: "3333333333") == app)
+            #expect(try await store.apps().map(\.id).sorted() == [TestFixtures.appID, TestFixtures.otherAppID, "3333333333"].sorted())
+            let moved = try await store.moveApp(id: "3333333333", toBusiness: "88")
+            #expect(moved?.businessID == "88")
+            #expect(try await store.app(id: "3333333333")?.businessID == "88")
+            #expect(try await store.deleteApp(id: "3333333333"))
+            #expect(try await store.app(id: "3333333333") == nil)
+            #expect(try await store.deleteApp(id: "3333333333") == false)
+        }
+    }
+
+    @Test("users and friendships: create, list, befriend, unfriend, delete", arguments: StoreDialect.available)
+    func users(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let dave = TestUserRecord(id: "100004", firstName: "Dave", lastName: "Gray", email: "Dave@Example.com")
+            try await store.createUser(dave, passwordHash: PasswordHasher.hash("pw"))
+            #expect(try await store.user(id: "100004")?.email == "dave@example.com")
+            #expect(try await store.users().count == 4)
+            try await store.addFriendship("100004", TestFixtures.alice)
+            try await store.addFriendship(TestFixtures.alice, "100004")
+            #expect(try await store.friendIDs(of: "100004") == [TestFixtures.alice])
+            #expect(try await store.friendIDs(of: TestFixtures.alice).contains("100004"))
+            try await store.removeFriendship(TestFixtures.alice, "100004")
+            #expect(try await store.friendIDs(of: "100004") == [])
+            #expect(try await store.deleteUser(id: "100004"))
+            #expect(try await store.user(id: "100004") == nil)
+        }
+    }
+
+    @Test("sessions: created live, read by their secret only, deleted", arguments: StoreDialect.available)
+    func sessions(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let secret = try await store.createSession(userID: TestFixtures.bob, lifetime: 3600)
+            #expect(try await store.sessionUserID(secret: secret) == TestFixtures.bob)
+            #expect(try await store.sessionUserID(secret: secret + "x") == nil)
+            let expired = try await store.createSession(userID: TestFixtures.bob, lifetime: -1)
+            #expect(try await store.sessionUserID(secret: expired) == nil)
+            try await store.deleteSession(secret: secret)
+            #expect(try await store.sessionUserID(secret: secret) == nil)
+        }
+    }
+
+    @Test("authorization codes are single-use even when two redeem at once", arguments: StoreDialect.available)
+    func codes(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let record = AuthorizationCodeRecord(
+                appID: TestFixtures.appID, userID: TestFixtures.alice, redirectURI: "https://app.example/callback",
+                codeChallenge: "challenge", granted: [.publicProfile, .email], nonce: "n", expiresAt: ProviderTime.now() + 600
+            )
+            try await store.saveAuthorizationCode("code-1", record)
+            let results = try await withThrowingTaskGroup(of: AuthorizationCodeRecord?.self) { group in
+                for _ in 0..<8 { group.addTask { try await store.consumeAuthorizationCode("code-1") } }
+                var all: [AuthorizationCodeRecord?] = []
+                for try await result in group { all.append(result) }
+                return all
+            }
+            #expect(results.compactMap { $0 } == [record])
+            #expect(try await store.consumeAuthorizationCode("code-1") == nil)
+        }
+    }
+
+    @Test("access tokens and app-scoped IDs: stored by hash, one ASID per person and app even when made at once", arguments: StoreDialect.available)
+    func tokensAndASIDs(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let record = AccessTokenRecord(appID: TestFixtures.appID, userID: TestFixtures.alice, issuedAt: 1, expiresAt: 2, dataAccessExpiresAt: 3)
+            try await store.saveAccessToken("EAAtoken", record)
+            #expect(try await store.accessToken("EAAtoken") == record)
+            #expect(try await store.accessToken("EAAother") == nil)
+
+            let asids = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 { group.addTask { try await store.appScopedID(appID: TestFixtures.otherAppID, userID: TestFixtures.carol) } }
+                var all: Set<String> = []
+                for try await asid in group { all.insert(asid) }
+                return all
+            }
+            #expect(asids.count == 1)
+            let asid = try #require(asids.first)
+            #expect(try await store.userID(forAppScopedID: asid, appID: TestFixtures.otherAppID) == TestFixtures.carol)
+            #expect(try await store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.carol) != asid)
+        }
+    }
+
+    @Test("signing keys: inserted, listed, retired, deleted; settings inserted once", arguments: StoreDialect.available)
+    func keysAndSettings(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let key = SigningKeyRecord(keyID: "kid-test", privateKeyPEM: "pem", createdAt: 10, signsFrom: 20, retiredAt: nil)
+            try await store.insertSigningKey(key)
+            #expect(try await store.signingKeys().contains(key))
+            try await store.retireSigningKey(keyID: "kid-test", at: 30)
+            #expect(try await store.signingKeys().first { $0.keyID == "kid-test" }?.retiredAt == 30)
+            try await store.deleteSigningKey(keyID: "kid-test")
+            #expect(try await store.signingKeys().contains { $0.keyID == "kid-test" } == false)
+            #expect(try await store.setting("test_setting", orInsert: { "first" }) == "first")
+            #expect(try await store.setting("test_setting", orInsert: { "second" }) == "first")
+        }
+    }
+
+    @Test("reset removes apps, users and grants", arguments: StoreDialect.available)
+    func reset(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            try await store.saveGrant(GrantRecord(appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile], declined: [], installed: true, updatedAt: 1))
+            try await store.reset()
+            #expect(try await store.apps().isEmpty)
+            #expect(try await store.users().isEmpty)
+            #expect(try await store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice) == nil)
+        }
+    }
+}
