@@ -56,7 +56,10 @@ public final class RemoteKeySet: KeySetProvider {
     private struct State {
         var cached: JSONWebKeySet?
         var expiresAt = Date.distantPast
-        var lastAttempt: Date?
+        /// When the cool-down began: the last refetch for an unknown kid, or the last failed fetch. A
+        /// scheduled fetch (the first, or after expiry) that succeeds does not start one, so a key that
+        /// appears just after it can still be fetched.
+        var cooldownStart: Date?
         var lastFailure: String?
         var inflight: Task<Void, Never>?
         var fetchCount = 0
@@ -96,7 +99,7 @@ public final class RemoteKeySet: KeySetProvider {
     private func decide(_ keyID: String, mayFetch: Bool) throws(KeyResolutionError) -> Decision {
         let now = clock.now
         return try state.withLock { state throws(KeyResolutionError) -> Decision in
-            let coolingDown = state.lastAttempt.map { now.timeIntervalSince($0) < policy.cooldown } ?? false
+            let coolingDown = state.cooldownStart.map { now.timeIntervalSince($0) < policy.cooldown } ?? false
             if let cached = state.cached {
                 // Expired: refresh first (unless a fetch failed moments ago), whatever the set says of this kid.
                 if now >= state.expiresAt, mayFetch {
@@ -108,7 +111,10 @@ public final class RemoteKeySet: KeySetProvider {
                 // Unknown kid: one refetch, unless one just happened.
                 if mayFetch {
                     if let task = state.inflight { return .wait(task) }
-                    if !coolingDown { return .wait(startFetch(&state, now: now)) }
+                    if !coolingDown {
+                        state.cooldownStart = now
+                        return .wait(startFetch(&state, now: now))
+                    }
                 }
                 return .failure(.unknownKey(keyID))
             }
@@ -121,7 +127,6 @@ public final class RemoteKeySet: KeySetProvider {
     }
 
     private func startFetch(_ state: inout State, now: Date) -> Task<Void, Never> {
-        state.lastAttempt = now
         state.fetchCount += 1
         let task = Task { await self.fetchAndStore() }
         state.inflight = task
@@ -153,6 +158,7 @@ public final class RemoteKeySet: KeySetProvider {
                 state.lastFailure = nil
             case .failure(let error):
                 state.lastFailure = "\(url.absoluteString): \(error)"
+                state.cooldownStart = now
             }
             state.inflight = nil
         }

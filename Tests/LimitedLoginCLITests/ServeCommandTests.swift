@@ -173,7 +173,7 @@ struct ServeCommandTests {
         let notJSON = folder.appendingPathComponent("not.json")
         try Data("{apps:".utf8).write(to: notJSON)
         let cases: [([String], String)] = [
-            (["serve", "--database", "postgres://localhost/db"], "limited-login serve: the store is unavailable: PostgreSQL is not supported yet; give an SQLite file path"),
+            (["serve", "--database", "postgres://localhost/db"], "limited-login serve: the store is unavailable: postgres://localhost/db is not a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/database"),
             (["serve", "--fixtures", folder.appendingPathComponent("missing.json").path], "limited-login serve: cannot read the fixtures file"),
             (["serve", "--fixtures", badFixtures.path], "limited-login serve: the fixtures are invalid: user a@example.com has birthday \"1990-01-01\"; use MM/DD/YYYY"),
             (["serve", "--fixtures", notJSON.path], "not valid JSON"),

@@ -113,6 +113,31 @@ struct RemoteKeySetTests {
         }
     }
 
+    @Test("a key published just after the first fetch is fetched at once: a successful scheduled fetch starts no cool-down")
+    func newKeyRightAfterFirstFetch() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, keys) = verifier(port: port, clock: clock)
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            server.publish(TestKeys.keySet([("key-1", TestKeys.primary), ("key-2", TestKeys.secondary)]))
+            clock.advance(by: 1)
+            var rotated = factory
+            rotated.key = TestKeys.secondary
+            rotated.keyID = "key-2"
+            rotated.now = clock.now
+            _ = try await verifier.verify(rotated.token(), nonce: .exact(rotated.nonce))
+            #expect(keys.fetchCount == 2)
+            // That refetch was for an unknown kid: the next unknown kid within the cool-down is not fetched.
+            var unknown = rotated
+            unknown.keyID = "key-3"
+            await #expect(throws: TokenVerificationError.unknownKey("key-3")) {
+                try await verifier.verify(unknown.token(), nonce: .exact(unknown.nonce))
+            }
+            #expect(keys.fetchCount == 2)
+        }
+    }
+
     @Test("100 concurrent unknown kids cause one refetch, then the cool-down answers unknownKey without fetching")
     func unknownKidFloodAndCooldown() async throws {
         let server = serverOnlyPrimary()
