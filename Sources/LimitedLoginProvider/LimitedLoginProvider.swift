@@ -64,9 +64,11 @@ public struct LimitedLoginProvider: Sendable {
     /// Every route of the provider.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         HomeController(services: services).addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)
+        MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
         OpenIDController(services: services).addRoutes(to: router)
         UninstallController(services: services).addRoutes(to: router)

@@ -10,10 +10,11 @@ final class ProviderServices: Sendable {
     let pages: PageRenderer
     let csrf: CSRFProtection
     let logger: Logger
+    let metrics: ProviderMetrics
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
-        pages: PageRenderer, csrf: CSRFProtection, logger: Logger
+        pages: PageRenderer, csrf: CSRFProtection, logger: Logger, metrics: ProviderMetrics = ProviderMetrics()
     ) {
         self.configuration = configuration
         self.store = store
@@ -22,5 +23,6 @@ final class ProviderServices: Sendable {
         self.pages = pages
         self.csrf = csrf
         self.logger = logger
+        self.metrics = metrics
     }
 }

@@ -10,7 +10,7 @@ struct DialogController: Sendable {
 
     let services: ProviderServices
     var parser: DialogRequestParser { DialogRequestParser(store: services.store) }
-    var responder: DialogResponder { DialogResponder(pages: services.pages) }
+    var responder: DialogResponder { DialogResponder(pages: services.pages, metrics: services.metrics) }
     var completion: LoginCompletion { LoginCompletion(services: services) }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -193,6 +193,8 @@ struct DialogController: Sendable {
     }
 
     func errorPage(_ error: DialogPageError) throws -> Response {
+        services.metrics.dialogShown("error")
+        services.metrics.error("dialog_page", code: String(error.status))
         let html = try services.pages.render(.error, ["title": error.title, "message": error.message])
         return Responses.html(html, status: HTTPResponse.Status(code: error.status))
     }
@@ -203,6 +205,7 @@ struct DialogController: Sendable {
         let existing = BrowserCookies.value(BrowserCookies.browser, in: request)
         let browser = existing ?? RandomIdentifiers.secret()
         let users = try await services.store.users().map { ["id": $0.id, "name": $0.fullName] }
+        services.metrics.dialogShown("signin")
         let html = try services.pages.render(.signIn, [
             "title": "Log in to \(dialog.app.name)",
             "appName": dialog.app.name,
@@ -233,6 +236,7 @@ struct DialogController: Sendable {
                 "required": permission == .publicProfile,
             ]
         }
+        services.metrics.dialogShown("consent")
         let html = try services.pages.render(.consent, [
             "title": "\(dialog.app.name) is requesting access",
             "appName": dialog.app.name,

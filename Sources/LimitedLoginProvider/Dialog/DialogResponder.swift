@@ -5,6 +5,7 @@ import Hummingbird
 /// Sends a result to the app's redirect URI in the request's response mode.
 struct DialogResponder: Sendable {
     let pages: PageRenderer
+    let metrics: ProviderMetrics
 
     func respond(_ target: DialogTarget, _ parameters: FormParameters, afterPost: Bool) throws -> Response {
         switch target.responseMode {
@@ -36,6 +37,7 @@ struct DialogResponder: Sendable {
         parameters.append("error_code", String(error.code))
         parameters.append("error_message", error.message)
         if let state = target.state { parameters.append("state", state) }
+        metrics.error("dialog_redirect", code: error.error)
         return try respond(target, parameters, afterPost: afterPost)
     }
 
@@ -47,6 +49,7 @@ struct DialogResponder: Sendable {
         parameters.append("error_description", "Permissions error")
         parameters.append("error_reason", "user_denied")
         if let state = target.state { parameters.append("state", state) }
+        metrics.error("cancelled")
         return try respond(target, parameters, afterPost: afterPost)
     }
 }

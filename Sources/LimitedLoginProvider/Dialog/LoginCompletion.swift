@@ -79,6 +79,7 @@ struct LoginCompletion: Sendable {
         services.logger.info("login completed", metadata: [
             "app": "\(dialog.app.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
         ])
-        return try DialogResponder(pages: services.pages).respond(dialog.target, parameters, afterPost: afterPost)
+        services.metrics.loginCompleted(limited: dialog.limited)
+        return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
     }
 }

@@ -34,7 +34,9 @@ struct TokenIssuer: Sendable {
         )
         builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
         let keys = try await services.keyring.current()
-        return try keys.signer.sign(claims: builder.claims())
+        let token = try keys.signer.sign(claims: builder.claims())
+        services.metrics.tokenIssued("id_token")
+        return token
     }
 
     func accessToken(app: AppRecord, userID: String) async throws -> IssuedAccessToken {
@@ -45,6 +47,7 @@ struct TokenIssuer: Sendable {
             dataAccessExpiresAt: now + Self.dataAccessLifetime
         )
         try await services.store.saveAccessToken(token, record)
+        services.metrics.tokenIssued("access_token")
         return IssuedAccessToken(token: token, expiresIn: Self.accessTokenLifetime, dataAccessExpiresAt: record.dataAccessExpiresAt)
     }
 
@@ -55,6 +58,7 @@ struct TokenIssuer: Sendable {
             codeChallenge: request.codeChallenge, granted: granted, nonce: request.nonce,
             expiresAt: ProviderTime.now() + Self.codeLifetime
         ))
+        services.metrics.tokenIssued("code")
         return code
     }
 }

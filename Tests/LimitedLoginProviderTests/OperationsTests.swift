@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLoginCore
+@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
+import Testing
+
+/// `/metrics` and `/health`: what an operator scrapes and probes.
+@Suite("Operations: metrics and health")
+struct OperationsTests {
+    static func metrics(_ client: any TestClientProtocol) async throws -> String {
+        let response = try await client.execute(uri: "/metrics", method: .get)
+        #expect(response.status == .ok)
+        #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+        return String(buffer: response.body)
+    }
+
+    /// The value of one sample line (`name{labels} value`), or nil when it is absent.
+    static func sample(_ text: String, _ prefix: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("dialog pages, logins, tokens by kind, errors by kind and request latency are counted")
+    func countsWhatHappens() async throws {
+        try await withProvider { client, _ in
+            let browser = DialogBrowser(client: client)
+            _ = try await browser.logIn(dialogPath(scope: "openid,email"), as: TestFixtures.alice)
+            let classic = try await DialogBrowser(client: client).logIn(
+                dialogPath(limited: false, responseType: "token,id_token"), as: TestFixtures.bob
+            )
+            #expect(classic.location != nil)
+            _ = try await client.execute(uri: "/dialog/oauth?client_id=999&redirect_uri=x", method: .get)
+            _ = try await client.execute(uri: "/v21.0/me", method: .get)
+
+            let text = try await Self.metrics(client)
+            #expect(Self.sample(text, #"limited_login_dialogs_shown_total{page="signin"}"#) == 2)
+            #expect(Self.sample(text, #"limited_login_dialogs_shown_total{page="consent"}"#) == 2)
+            #expect(Self.sample(text, #"limited_login_logins_total{mode="limited"}"#) == 1)
+            #expect(Self.sample(text, #"limited_login_logins_total{mode="classic"}"#) == 1)
+            #expect(Self.sample(text, #"limited_login_tokens_issued_total{kind="id_token"}"#) == 2)
+            #expect(Self.sample(text, #"limited_login_tokens_issued_total{kind="access_token"}"#) == 1)
+            #expect(Self.sample(text, #"limited_login_errors_total{kind="dialog_page",code="404"}"#) == 1, "an unknown app")
+            #expect(Self.sample(text, #"limited_login_errors_total{kind="http_4xx",code="401"}"#) == 1, "me without a token")
+            #expect(Self.sample(text, #"limited_login_errors_total{kind="http_4xx",code="404"}"#) == 1)
+            let dialogCount = text.split(separator: "\n").filter {
+                $0.hasPrefix("limited_login_request_duration_seconds_count{") && $0.contains(#"route="/dialog/oauth""#)
+            }
+            #expect(!dialogCount.isEmpty, "\(text)")
+            #expect(text.contains("# TYPE limited_login_request_duration_seconds histogram"))
+        }
+    }
+}
