@@ -65,6 +65,16 @@ final class ServerProcess: @unchecked Sendable {
     /// Everything the server printed so far.
     var output: String { printed.value }
 
+    var isRunning: Bool { process.isRunning }
+
+    /// The exit status, once it has exited.
+    var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
+
+    /// Sends a signal without waiting.
+    func signal(_ signal: Int32) async {
+        kill(process.processIdentifier, signal)
+    }
+
     /// Stops the server with a signal (SIGKILL simulates a crash) and waits for it to exit.
     func stop(signal: Int32 = SIGTERM) async {
         kill(process.processIdentifier, signal)
