@@ -12,6 +12,9 @@ enum BenchMain {
           issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
                    session, concurrent loopback clients), against bare RS256 signatures per second
                    on as many threads as the server's event loops; then JWKS requests per second
+          nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
+                   SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
+                   server: scripts/postgres-for-tests start)
         """
 
     static func main() async {
@@ -41,6 +44,20 @@ enum BenchMain {
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("issue benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "nodes":
+            let environment = ProcessInfo.processInfo.environment["LIMITED_LOGIN_TEST_POSTGRES_URL"]
+            var url = environment
+            if let index = arguments.firstIndex(of: "--postgres"), index + 1 < arguments.count { url = arguments[index + 1] }
+            guard let url, !url.isEmpty else {
+                FileHandle.standardError.write(Data("nodes: give --postgres postgres://user@127.0.0.1:PORT/DATABASE (scripts/postgres-for-tests start prints one)\n".utf8))
+                exit(2)
+            }
+            do {
+                try await NodesBenchmark(secondsPerRound: seconds, postgresURL: url).run()
+            } catch {
+                FileHandle.standardError.write(Data("nodes benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

@@ -32,74 +32,36 @@ struct IssueBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var logger = Logger(label: "bench-provider")
-        logger.logLevel = .error
-        let fixtures = ProviderFixtures(
-            apps: [.init(id: "1234567890", secret: "bench-secret", name: "Bench App", redirectURIs: ["https://bench.example/cb"], businessID: nil)],
-            users: [
-                .init(id: "100001", firstName: "Ada", middleName: nil, lastName: "Lovelace", email: "ada@example.test", password: "pw",
-                      birthday: "12/10/1990", gender: "female", hometown: .init(id: "110", name: "London"),
-                      location: .init(id: "111", name: "Paris"), link: "https://example.test/ada", friends: ["100002"]),
-                .init(id: "100002", firstName: "Charles", middleName: nil, lastName: "Babbage", email: "charles@example.test", password: "pw",
-                      birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil),
-            ]
-        )
-        let provider = try await LimitedLoginProvider.prepare(
-            ProviderConfiguration(port: 0, store: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path),
-                                  fixtures: fixtures, seedsDemoData: false),
-            logger: logger
-        )
-        let scope: Set<Permission> = [.publicProfile, .email, .userFriends, .userBirthday, .userGender]
-        for user in ["100001", "100002"] {
-            try await provider.store.saveGrant(GrantRecord(
-                appID: "1234567890", userID: user, granted: scope, declined: [], installed: true, updatedAt: 0
-            ))
-        }
-        let session = try await provider.store.createSession(userID: "100001", lifetime: 3600)
-
-        let (started, continuation) = AsyncStream<String>.makeStream()
-        let server = Task {
-            try await provider.application { baseURL in
-                continuation.yield(baseURL)
-                continuation.finish()
-            }.runService(gracefulShutdownSignals: [])
-        }
-        var iterator = started.makeAsyncIterator()
-        guard let baseURL = await iterator.next() else { throw BenchmarkError.serverDidNotStart }
+        let node = try await BenchProvider.start(store: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path))
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
         )
         do {
-            try await measure(baseURL: baseURL, session: session, http: http)
+            try await measure(baseURL: node.baseURL, session: node.session, http: http)
         } catch {
             try? await http.shutdown()
-            server.cancel()
+            await node.stop()
             throw error
         }
         try await http.shutdown()
-        server.cancel()
-        _ = await server.result
-        await provider.store.close()
+        await node.stop()
     }
 
     private func measure(baseURL: String, session: String, http: HTTPClient) async throws {
-        let dialogURL = baseURL + "/v21.0/dialog/oauth?client_id=1234567890&redirect_uri=https%3A%2F%2Fbench.example%2Fcb"
-            + "&response_type=id_token%2Cgraph_domain%2Cuser_token_nonce&scope=openid%2Cpublic_profile%2Cemail%2Cuser_friends%2Cuser_birthday%2Cuser_gender"
-            + "&nonce=bench-nonce&state=s&tp=ios_14_do_not_track"
+        let dialogURL = baseURL + BenchProvider.dialogTarget
         // One request first: it must be answered with a token, and its claims give the baseline its payload.
-        let sample = try await issue(dialogURL, session: session, http: http)
+        let sample = try await BenchProvider.issue(dialogURL, session: session, http: http)
         let jws = try CompactJWS(parsing: sample)
         let key = try RS256PrivateKey.generate(bits: 2048)
         let signer = JWSSigner(privateKey: key, keyID: "bench-key")
         let claims = jws.payload
         guard let port = URL(string: baseURL)?.port else { throw BenchmarkError.serverDidNotStart }
-        let target = String(dialogURL.dropFirst(baseURL.count))
-        let dialogRequest = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: ll_session=\(session)\r\n\r\n".utf8)
 
+        let load = DialogLoad(clients: clients, pipelineDepth: pipelineDepth)
         if CommandLine.arguments.contains("--dialog-only") {
             // The dialog load alone, for a profiler.
-            let tokens = try await rawClients(seconds: 10, port: port, request: dialogRequest)
+            let tokens = try await load.run(seconds: 10, ports: [port], session: session)
             print(String(format: "  dialog only: %.0f tokens/s", tokens))
             return
         }
@@ -107,7 +69,7 @@ struct IssueBenchmark {
         var tokenRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = []
         for round in 1...rounds {
             let before = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
-            let tokens = try await rawClients(seconds: secondsPerRound, port: port, request: dialogRequest)
+            let tokens = try await load.run(seconds: secondsPerRound, ports: [port], session: session)
             let bare = (before + (await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims))) / 2
             tokenRates.append(tokens)
             bareRates.append(bare)
@@ -121,63 +83,6 @@ struct IssueBenchmark {
         }
         print(String(format: "jwks: %.0f requests/s", jwks))
         print(String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f", median(tokenRates), median(bareRates), median(ratios)))
-    }
-
-    /// One dialog request with the session cookie; returns the ID token from the redirect.
-    private func issue(_ url: String, session: String, http: HTTPClient) async throws -> String {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Cookie", value: "ll_session=\(session)")
-        let response = try await http.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 16)
-        guard response.status == .found, let location = response.headers.first(name: "Location"),
-              let range = location.range(of: "#id_token=")
-        else { throw BenchmarkError.unexpectedResponse("the dialog answered \(response.status) without a token") }
-        let rest = location[range.upperBound...]
-        return String(rest.prefix { $0 != "&" })
-    }
-
-    /// `clients` threads, each with its own keep-alive connection, sending `request` in a loop for
-    /// `seconds`; tokens received per second. Every response must be a redirect carrying an ID token.
-    private func rawClients(seconds: Double, port: Int, request: [UInt8]) async throws -> Double {
-        let clients = self.clients, depth = self.pipelineDepth
-        return try await withCheckedThrowingContinuation { continuation in
-            let clock = ContinuousClock()
-            let start = clock.now
-            let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-            let total = Mutex(0)
-            let failure = Mutex<String?>(nil)
-            let finished = DispatchGroup()
-            // Real threads, not concurrentPerform (which runs only as many at once as there are cores).
-            for _ in 0..<clients {
-                finished.enter()
-                Thread {
-                    defer { finished.leave() }
-                    do {
-                        let connection = try RawHTTPConnection(port: port)
-                        var count = 0
-                        while clock.now < deadline {
-                            for response in try connection.exchange(request, depth: depth, headerName: "location") {
-                                guard response.status == 302, response.header?.contains("#id_token=") == true else {
-                                    failure.withLock { $0 = "the dialog answered \(response.status) without a token" }
-                                    return
-                                }
-                                count += 1
-                            }
-                        }
-                        total.withLock { $0 += count }
-                    } catch {
-                        failure.withLock { $0 = "a client failed: \(error)" }
-                    }
-                }.start()
-            }
-            finished.notify(queue: .global()) {
-                if let message = failure.withLock({ $0 }) {
-                    continuation.resume(throwing: BenchmarkError.unexpectedResponse(message))
-                } else {
-                    continuation.resume(returning: Double(total.withLock { $0 }) / (clock.now - start).seconds)
-                }
-            }
-        }
     }
 
     /// `clients` tasks running `body` in a loop for `seconds`; completions per second.
