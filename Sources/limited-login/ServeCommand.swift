@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
             On first start it creates a signing key, a demo app and three test users who are friends \
             (alice@example.com, bob@example.com, carol@example.com; password "password"), and prints the URLs \
             to use. State (keys, apps, users, grants, app-scoped IDs) survives restarts; one process serves a \
-            database file at a time.
+            database file at a time. Several processes (behind a load balancer) share a PostgreSQL database: \
+            --database postgres://user:password@host:5432/database, the same --issuer and --admin-token on each. \
+            GET /health answers load balancers, GET /metrics Prometheus; SIGTERM lets requests in flight finish.
 
             A fixtures file holds apps and test users; optional fields may be left out, \
             friends are IDs or emails:
@@ -37,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "The SQLite database file (created if missing), or :memory: for a throwaway store.")
+    @Option(help: "The SQLite database file (created if missing), :memory: for a throwaway store, or a postgres:// URL shared by several nodes.")
     var database = "limited-login.sqlite"
 
     @Option(help: "The 'iss' of issued ID tokens (default: the public base URL), e.g. https://www.facebook.com.")
