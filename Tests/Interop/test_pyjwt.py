@@ -134,3 +134,17 @@ def test_our_verifier_refuses_what_pyjwt_refuses_a_flipped_byte(binary, provider
     result = run_verify(binary, token, "--app-id", DEMO_APP, "--nonce", nonce, "--discovery-url", provider.discovery_url)
     assert result.returncode != 0
     assert "the signature does not match the token" in result.stderr, result.stderr
+
+
+def test_the_certs_endpoint_serves_certificates_whose_keys_verify_the_token(provider, nonce):
+    """What the iOS SDK fetches (`/.well-known/oauth/openid/certs`): kid → PEM certificate, read here by
+    the `cryptography` package, whose public key PyJWT then checks the token with."""
+    import requests
+    from cryptography import x509
+
+    token = provider.id_token(nonce)
+    kid = jwt.get_unverified_header(token)["kid"]
+    certificates = requests.get(provider.base_url + "/.well-known/oauth/openid/certs/", timeout=10).json()
+    certificate = x509.load_pem_x509_certificate(certificates[kid].encode())
+    claims = jwt.decode(token, certificate.public_key(), algorithms=["RS256"], audience=DEMO_APP, issuer=provider.base_url)
+    assert claims["nonce"] == nonce
