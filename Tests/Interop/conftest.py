@@ -87,21 +87,23 @@ def binary():
     return BINARY
 
 
+def _running_provider():
+    running = Provider(tempfile.mkdtemp(prefix="limited-login-interop-"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
 @pytest.fixture(scope="module")
 def provider(binary):
-    folder = tempfile.mkdtemp(prefix="limited-login-interop-")
-    running = Provider(folder)
-    yield running
-    running.stop()
+    yield from _running_provider()
 
 
 @pytest.fixture
 def fresh_provider(binary):
     """A provider of its own, for a test that changes the keys."""
-    folder = tempfile.mkdtemp(prefix="limited-login-interop-")
-    running = Provider(folder)
-    yield running
-    running.stop()
+    yield from _running_provider()
 
 
 @pytest.fixture
