@@ -1,4 +1,7 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
@@ -120,6 +123,43 @@ struct ClassicLoginAndGraphTests {
                 try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             }
             #expect(session.snapshot.isEmpty)
+        }
+    }
+}
+
+/// The SDK's own check that a classic login's ID token belongs to its access token (`at_hash`), against
+/// a code exchange that pairs a real ID token with another access token.
+@Suite("SDK: at_hash")
+struct AccessTokenHashTests {
+    @Test("an exchange answering an ID token issued with another access token: accessTokenHashMismatch, nothing set")
+    func mismatchedPairIsRefused() async throws {
+        try await withSDKProvider { provider in
+            let nonce = "pair-nonce"
+            // A real classic login gives an ID token whose at_hash is that of its own access token.
+            let (firstSession, _) = provider.makeSession()
+            let (first, _) = provider.manager(alice, session: firstSession)
+            _ = try await first.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled, nonce: nonce)))
+            let realIDToken = try #require(firstSession.authenticationToken?.tokenString)
+
+            // The dialog is the real provider's; only the code exchange is answered by this stand-in.
+            let router = Router()
+            router.post("/:version/oauth/access_token") { _, _ -> Response in
+                let body = #"{"access_token":"EAAnotTheOneItWasIssuedWith","token_type":"bearer","expires_in":5184000,"id_token":"\#(realIDToken)"}"#
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+            }
+            try await Application(router: router).test(.live) { client in
+                let port = try #require(client.port)
+                var endpoints = provider.endpoints
+                endpoints.graphBaseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+                let (session, _) = provider.makeSession()
+                let manager = LoginManager(
+                    appID: TestFixtures.appID, endpoints: endpoints, presenter: ScriptedPresenter(person: alice), session: session
+                )
+                await #expect(throws: LoginError.accessTokenHashMismatch) {
+                    try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled, nonce: nonce)))
+                }
+                #expect(session.snapshot.isEmpty)
+            }
         }
     }
 }
