@@ -96,11 +96,17 @@ def pick_alice(driver):
     buttons[0].click()
 
 
-def test_limited_login_in_a_real_browser_then_consent_skipped(provider, browser):
+def start_login(provider, driver, screenshot, *arguments):
+    """Runs `limited-login login` with a fresh state file, opens its dialog and checks the sign-in page."""
     state = os.path.join(tempfile.mkdtemp(), "session.json")
-    login = LoginCommand(provider, state, "--tracking", "limited", "--permissions", "email,user_friends")
-    browser.get(login.url)
-    check_sign_in_page(browser, "1-sign-in")
+    login = LoginCommand(provider, state, *arguments)
+    driver.get(login.url)
+    check_sign_in_page(driver, screenshot)
+    return login, state
+
+
+def test_limited_login_in_a_real_browser_then_consent_skipped(provider, browser):
+    login, state = start_login(provider, browser, "1-sign-in", "--tracking", "limited", "--permissions", "email,user_friends")
     pick_alice(browser)
 
     wait_for(browser, "consent-form")
@@ -139,10 +145,7 @@ def test_limited_login_in_a_real_browser_then_consent_skipped(provider, browser)
 
 
 def test_cancel_in_a_real_browser(provider, browser):
-    state = os.path.join(tempfile.mkdtemp(), "session.json")
-    login = LoginCommand(provider, state, "--tracking", "limited", "--permissions", "email")
-    browser.get(login.url)
-    check_sign_in_page(browser, "5-sign-in-for-cancel")
+    login, state = start_login(provider, browser, "5-sign-in-for-cancel", "--tracking", "limited", "--permissions", "email")
     pick_alice(browser)
     wait_for(browser, "consent-form")
     browser.find_element(By.ID, "cancel-button").click()
@@ -155,10 +158,7 @@ def test_cancel_in_a_real_browser(provider, browser):
 
 
 def test_wrong_password_in_a_real_browser(provider, browser):
-    state = os.path.join(tempfile.mkdtemp(), "session.json")
-    login = LoginCommand(provider, state, "--tracking", "limited", "--timeout", "8")
-    browser.get(login.url)
-    check_sign_in_page(browser, "7-sign-in-for-wrong-password")
+    login, _ = start_login(provider, browser, "7-sign-in-for-wrong-password", "--tracking", "limited", "--timeout", "8")
     browser.find_element(By.ID, "email").send_keys("alice@example.com")
     browser.find_element(By.ID, "pass").send_keys("not-the-password")
     browser.find_element(By.ID, "login-button").click()
