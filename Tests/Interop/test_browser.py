@@ -149,7 +149,7 @@ def test_cancel_in_a_real_browser(provider, browser):
     pick_alice(browser)
     wait_for(browser, "consent-form")
     browser.find_element(By.ID, "cancel-button").click()
-    WebDriverWait(browser, 20).until(lambda d: d.title == "Login finished")
+    WebDriverWait(browser, 20).until(lambda d: d.title == "Login not completed")
     shot(browser, "6-cancelled")
     status, output, printed = login.finish()
     assert status == 1

@@ -39,7 +39,7 @@ struct LoginCommandTests {
         #expect(relay.header("Content-Security-Policy")?.contains("script-src 'nonce-") == true)
         let finished = try await HTTPExchange.send(String(text[..<hash]) + "?" + text[text.index(after: hash)...])
         #expect(finished.status == 200)
-        #expect(finished.body.contains("Login finished"))
+        #expect(finished.body.contains(person.decision == .cancel ? "Login not completed" : "Login finished"))
         return browser
     }
 

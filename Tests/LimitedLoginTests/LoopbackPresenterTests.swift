@@ -66,7 +66,7 @@ struct LoopbackPresenterTests {
         }
     }
 
-    @Test("the listener answers only its callback path, only to GET, and one answer only")
+    @Test("the listener answers only its callback path and only GET; its relay page runs one script, by nonce; the answer ends the wait")
     func listenerRules() async throws {
         let presenter = LoopbackPresenter(opener: .announceOnly, timeout: 30) { _, _ in }
         let attempt = try await presenter.begin(appID: "1")
@@ -102,5 +102,19 @@ struct LoopbackPresenterTests {
             try await attempt.present(try #require(URL(string: "http://127.0.0.1:1/dialog")))
         }
         await #expect(throws: (any Error).self) { try await Self.get(attempt.redirectURI, timeout: .seconds(2)) }
+    }
+}
+
+extension LoopbackPresenterTests {
+    @Test("a cancel or an error reaching the listener gets a page that says the login was not completed")
+    func cancelPage() async throws {
+        let presenter = LoopbackPresenter(opener: .announceOnly, timeout: 30) { _, _ in }
+        let attempt = try await presenter.begin(appID: "1")
+        let waiting = Task { try await attempt.present(try #require(URL(string: "http://127.0.0.1:1/dialog"))) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let page = try await Self.get(attempt.redirectURI + "?error=access_denied&error_code=200&state=s")
+        #expect(page.status == 200)
+        #expect(page.body.contains("<title>Login not completed</title>"))
+        _ = try await waiting.value
     }
 }

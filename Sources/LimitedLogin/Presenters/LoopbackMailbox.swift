@@ -52,9 +52,14 @@ final class LoopbackMailbox: Sendable {
             state.waiter = nil
             return true
         }
-        return delivered
-            ? Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."))
-            : Reply(status: 409, html: LoopbackPages.message(title: "Login already finished", text: "This login has already received its answer."))
+        guard delivered else {
+            return Reply(status: 409, html: LoopbackPages.message(title: "Login already finished", text: "This login has already received its answer."))
+        }
+        // A cancel or an error carries `error`: say so, the app tells the person the details.
+        let failed = query.split(separator: "&").contains { $0.hasPrefix("error=") }
+        return failed
+            ? Reply(status: 200, html: LoopbackPages.message(title: "Login not completed", text: "The login was cancelled or failed. You can close this window and return to the app."))
+            : Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."))
     }
 
     /// Waits for the answer.
