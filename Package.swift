@@ -176,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "LimitedLoginProviderTests",
             dependencies: [
+                "LimitedLogin",
                 "LimitedLoginProvider",
                 "LimitedLoginVerifier",
                 "LimitedLoginCore",

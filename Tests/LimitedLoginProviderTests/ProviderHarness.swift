@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginTestSupport
 import LimitedLoginJOSE
@@ -72,43 +73,14 @@ struct Page: Sendable {
     var title: String? { HTMLScraper.title(in: body) }
 }
 
-/// Reads the dialog's HTML the way a scripted browser would.
+/// Reads the dialog's HTML with the SDK's form reader, the one its scripted person uses.
 enum HTMLScraper {
-    struct Input: Equatable { var type: String; var name: String; var value: String; var checked: Bool; var disabled: Bool }
-
-    static func inputs(in html: String) -> [Input] {
-        var result: [Input] = []
-        var rest = Substring(html)
-        while let start = rest.range(of: "<input ") {
-            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
-            let tag = String(rest[start.lowerBound...end])
-            result.append(Input(
-                type: attribute("type", in: tag) ?? "text", name: attribute("name", in: tag) ?? "",
-                value: attribute("value", in: tag) ?? "", checked: tag.contains(" checked"), disabled: tag.contains(" disabled")
-            ))
-            rest = rest[rest.index(after: end)...]
-        }
-        return result
+    /// Every input of every form, in order.
+    static func inputs(in html: String) -> [HTMLForm.Field] {
+        HTMLForm.forms(in: html).flatMap(\.fields).filter { $0.tag == "input" }
     }
 
-    static func attribute(_ name: String, in tag: String) -> String? {
-        guard let range = tag.range(of: " \(name)=\"") else { return nil }
-        let after = tag[range.upperBound...]
-        guard let close = after.firstIndex(of: "\"") else { return nil }
-        return unescape(String(after[..<close]))
-    }
-
-    static func title(in html: String) -> String? {
-        guard let start = html.range(of: "<title>"), let end = html.range(of: "</title>") else { return nil }
-        return unescape(String(html[start.upperBound..<end.lowerBound]))
-    }
-
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#61;", with: "=").replacingOccurrences(of: "&#96;", with: "`")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
+    static func title(in html: String) -> String? { HTMLForm.title(in: html) }
 }
 
 /// A person with a browser: keeps cookies, reads pages, submits the dialog's forms.
