@@ -15,6 +15,7 @@ import time
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -162,9 +163,12 @@ def test_wrong_password_in_a_real_browser(provider, browser):
     browser.find_element(By.ID, "email").send_keys("alice@example.com")
     browser.find_element(By.ID, "pass").send_keys("not-the-password")
     browser.find_element(By.ID, "login-button").click()
-    message = wait_for(browser, "error-message")
+    # Found afresh on each try: an element found while the answer page is still loading can go stale.
+    expected = "The email or password you entered is incorrect."
+    WebDriverWait(browser, 20, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(
+        lambda d: d.find_element(By.ID, "error-message").text == expected
+    )
     shot(browser, "8-wrong-password")
-    assert message.text == "The email or password you entered is incorrect."
     assert browser.find_element(By.ID, "email").get_attribute("value") == "alice@example.com", "the email is kept"
     status, _, printed = login.finish()
     assert status == 1
