@@ -1,5 +1,6 @@
 import ArgumentParser
 import LimitedLoginJOSE
+import NIOHTTP1
 
 /// `limited-login users`: a running provider's test users, through its admin API.
 struct UsersCommand: AsyncParsableCommand {
@@ -60,21 +61,24 @@ struct FriendsCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make two users friends.")
         @OptionGroup var connection: AdminConnection
-        @Argument(help: "A user ID.") var user: String
-        @Argument(help: "Another user ID.") var friend: String
-        func run() async throws {
-            try await AdminRequest.run(connection, path: "/_admin/friendships", method: .POST,
-                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)])))
-        }
+        @OptionGroup var pair: FriendPair
+        func run() async throws { try await pair.send(.POST, connection) }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End a friendship.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var pair: FriendPair
+        func run() async throws { try await pair.send(.DELETE, connection) }
+    }
+
+    /// The two users of a friendship, and the admin call that makes or ends it.
+    struct FriendPair: ParsableArguments {
         @Argument(help: "A user ID.") var user: String
         @Argument(help: "Another user ID.") var friend: String
-        func run() async throws {
-            try await AdminRequest.run(connection, path: "/_admin/friendships", method: .DELETE,
+
+        func send(_ method: HTTPMethod, _ connection: AdminConnection) async throws {
+            try await AdminRequest.run(connection, path: "/_admin/friendships", method: method,
                                        body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)])))
         }
     }
