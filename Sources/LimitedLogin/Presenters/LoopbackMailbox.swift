@@ -12,6 +12,7 @@ final class LoopbackMailbox: Sendable {
     }
 
     private struct State {
+        var port = 0
         var answer: URL?
         var failure: LoginError?
         var waiter: CheckedContinuation<URL, any Error>?
@@ -19,15 +20,15 @@ final class LoopbackMailbox: Sendable {
 
     let callbackPath: String
     private let state = Mutex(State())
-    private let portBox = Mutex(0)
 
     init(callbackPath: String) {
         self.callbackPath = callbackPath
     }
 
+    /// The listener's port, set once it is bound.
     var port: Int {
-        get { portBox.withLock { $0 } }
-        set { portBox.withLock { $0 = newValue } }
+        get { state.withLock { $0.port } }
+        set { state.withLock { $0.port = newValue } }
     }
 
     /// Answers one request the browser made to the listener.
@@ -46,7 +47,7 @@ final class LoopbackMailbox: Sendable {
             return Reply(status: 200, html: LoopbackPages.relay(scriptNonce: nonce), scriptNonce: nonce)
         }
         let delivered = state.withLock { state -> Bool in
-            guard state.answer == nil, state.failure == nil, let url = URL(string: "http://127.0.0.1:\(port)\(uri)") else { return false }
+            guard state.answer == nil, state.failure == nil, let url = URL(string: "http://127.0.0.1:\(state.port)\(uri)") else { return false }
             state.answer = url
             state.waiter?.resume(returning: url)
             state.waiter = nil
