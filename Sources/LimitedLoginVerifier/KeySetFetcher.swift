@@ -45,11 +45,7 @@ struct DocumentFetcher: Sendable {
         seconds.isFinite ? min(max(seconds, 0.001), 3600) : 10
     }
 
-    /// One client for the process, like `HTTPClient.shared`, but never following redirects.
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
-    )
+    static var client: HTTPClient { NonRedirectingHTTPClient.shared }
 
     struct Document {
         var body: [UInt8]

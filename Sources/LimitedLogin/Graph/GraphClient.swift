@@ -80,12 +80,8 @@ public struct GraphClient: Sendable {
             throw .transport(String(describing: error))
         }
         guard let object = answer.jsonObject else { throw .unexpectedAnswer(status: answer.status, body: answer.text) }
-        if case .object(let error)? = object["error"] {
-            throw .graph(
-                code: error["code"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0,
-                subcode: error["error_subcode"]?.numberValue.flatMap { Int(exactly: $0) },
-                type: error["type"]?.stringValue, message: error["message"]?.stringValue ?? "no message"
-            )
+        if let error = answer.graphError {
+            throw .graph(code: error.code, subcode: error.subcode, type: error.type, message: error.message)
         }
         guard (200..<300).contains(answer.status) else { throw .unexpectedAnswer(status: answer.status, body: answer.text) }
         return object

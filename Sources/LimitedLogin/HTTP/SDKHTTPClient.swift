@@ -1,16 +1,14 @@
 import AsyncHTTPClient
+import LimitedLoginVerifier
 import Foundation
 import LimitedLoginJOSE
 import NIOCore
 import NIOHTTP1
 
-/// The SDK's one HTTP client: never follows redirects (a redirect is an answer to read, not a hint to
-/// follow), bounded answers, JSON read with the strict reader.
+/// The SDK's requests, on the verifier's client (``NonRedirectingHTTPClient``: a redirect is an answer to
+/// read, not a hint to follow): bounded answers, JSON read with the strict reader.
 enum SDKHTTPClient {
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
-    )
+    static var client: HTTPClient { NonRedirectingHTTPClient.shared }
 
     static let maximumBodySize = 1024 * 1024
 
@@ -18,13 +16,30 @@ enum SDKHTTPClient {
         var status: Int
         var headers: HTTPHeaders
         var body: [UInt8]
+        /// The body as a JSON object (read once, with the strict reader), or nil.
+        let jsonObject: JSONObject?
+
+        init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            if case .object(let object)? = try? StrictJSONParser(maximumSize: SDKHTTPClient.maximumBodySize).parse(body) {
+                jsonObject = object
+            } else {
+                jsonObject = nil
+            }
+        }
 
         var text: String { String(decoding: body, as: UTF8.self) }
 
-        /// The body as a JSON object, or nil.
-        var jsonObject: JSONObject? {
-            guard case .object(let object)? = try? StrictJSONParser(maximumSize: SDKHTTPClient.maximumBodySize).parse(body) else { return nil }
-            return object
+        /// The Graph API's error shape (`{"error":{"message","code","error_subcode","type"}}`), when the
+        /// body is one.
+        var graphError: (code: Int, subcode: Int?, type: String?, message: String)? {
+            guard case .object(let error)? = jsonObject?["error"] else { return nil }
+            return (
+                error["code"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0, error["error_subcode"]?.numberValue.flatMap { Int(exactly: $0) },
+                error["type"]?.stringValue, error["message"]?.stringValue ?? "HTTP \(status)"
+            )
         }
     }
 

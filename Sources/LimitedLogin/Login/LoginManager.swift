@@ -158,9 +158,7 @@ public final class LoginManager: Sendable {
         guard let object = answer.jsonObject else {
             throw .codeExchangeFailed("the provider answered HTTP \(answer.status) with something else than JSON")
         }
-        if case .object(let error)? = object["error"] {
-            throw .codeExchangeFailed(error["message"]?.stringValue ?? "HTTP \(answer.status)")
-        }
+        if let error = answer.graphError { throw .codeExchangeFailed(error.message) }
         guard let token = object["access_token"]?.stringValue, !token.isEmpty,
               let expiresIn = object["expires_in"]?.numberValue, expiresIn.isFinite, expiresIn > 0 else {
             throw .codeExchangeFailed("the answer has no access_token or expires_in")
