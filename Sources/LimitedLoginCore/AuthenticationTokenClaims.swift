@@ -52,45 +52,58 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
 
     /// Reads claims from a token payload.
     public init(payload: JSONObject) throws(ClaimsError) {
-        func required(_ name: String) throws(ClaimsError) -> String {
-            guard let value = payload[name] else { throw .missing(name) }
-            guard let string = value.stringValue else { throw .wrongType(name, expected: "string") }
-            guard !string.isEmpty else { throw .empty(name) }
-            return string
-        }
-        func date(_ name: String) throws(ClaimsError) -> Date {
-            guard let value = payload[name] else { throw .missing(name) }
-            guard let seconds = value.numberValue else { throw .wrongType(name, expected: "number") }
-            return Date(timeIntervalSince1970: seconds)
-        }
-        func optional(_ name: String) -> String? { payload[name]?.stringValue }
+        try self.init(reading: payload)
+    }
 
-        self.iss = try required("iss")
-        self.aud = try required("aud")
-        self.sub = try required("sub")
-        self.jti = try required("jti")
-        self.nonce = try required("nonce")
-        self.iat = try date("iat")
-        self.exp = try date("exp")
-        self.name = optional("name")
-        self.givenName = optional("given_name")
-        self.middleName = optional("middle_name")
-        self.familyName = optional("family_name")
-        self.email = optional("email")
-        self.picture = optional("picture")
-        self.userBirthday = optional("user_birthday")
-        self.userGender = optional("user_gender")
-        self.userLink = optional("user_link")
-        self.atHash = optional("at_hash")
-        if let friends = payload["user_friends"]?.arrayValue {
-            let ids = friends.compactMap(\.stringValue)
-            self.userFriends = ids.count == friends.count ? ids : nil
-        } else {
-            self.userFriends = nil
+    /// Reads claims from the validated JSON document of a token payload, in place: only the claims'
+    /// own values are built. A document whose top-level value is not an object has no claims.
+    public init(document: JSONDocument) throws(ClaimsError) {
+        try self.init(reading: DocumentObject(document: document, index: document.root))
+    }
+
+    private init(reading payload: some ClaimsSource) throws(ClaimsError) {
+        func required(_ name: ClaimName) throws(ClaimsError) -> String {
+            switch payload.string(name) {
+            case .absent: throw .missing(name.description)
+            case .wrongType: throw .wrongType(name.description, expected: "string")
+            case .value(let string):
+                guard !string.isEmpty else { throw .empty(name.description) }
+                return string
+            }
         }
-        self.userAgeRange = payload["user_age_range"].flatMap(UserAgeRange.init(json:))
-        self.userHometown = payload["user_hometown"].flatMap(Location.init(json:))
-        self.userLocation = payload["user_location"].flatMap(Location.init(json:))
+        func date(_ name: ClaimName) throws(ClaimsError) -> Date {
+            switch payload.number(name) {
+            case .absent: throw .missing(name.description)
+            case .wrongType: throw .wrongType(name.description, expected: "number")
+            case .value(let seconds): return Date(timeIntervalSince1970: seconds)
+            }
+        }
+        func optional(_ name: ClaimName) -> String? {
+            if case .value(let string) = payload.string(name) { return string }
+            return nil
+        }
+
+        self.iss = try required(.iss)
+        self.aud = try required(.aud)
+        self.sub = try required(.sub)
+        self.jti = try required(.jti)
+        self.nonce = try required(.nonce)
+        self.iat = try date(.iat)
+        self.exp = try date(.exp)
+        self.name = optional(.name)
+        self.givenName = optional(.givenName)
+        self.middleName = optional(.middleName)
+        self.familyName = optional(.familyName)
+        self.email = optional(.email)
+        self.picture = optional(.picture)
+        self.userBirthday = optional(.userBirthday)
+        self.userGender = optional(.userGender)
+        self.userLink = optional(.userLink)
+        self.atHash = optional(.atHash)
+        self.userFriends = payload.strings(.userFriends)
+        self.userAgeRange = payload.object(.userAgeRange).flatMap(UserAgeRange.init(reading:))
+        self.userHometown = payload.object(.userHometown).flatMap(Location.init(reading:))
+        self.userLocation = payload.object(.userLocation).flatMap(Location.init(reading:))
     }
 
     /// The claims as a JSON payload, with the names SPEC section 3 gives.

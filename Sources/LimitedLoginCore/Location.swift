@@ -14,8 +14,13 @@ public struct Location: Sendable, Equatable, Hashable, Codable {
 
     /// Reads `{"id":"…","name":"…"}`; nil for anything else, so a malformed claim is dropped.
     public init?(json: JSONValue) {
-        guard let members = json.objectValue, let id = members["id"]?.stringValue,
-              let name = members["name"]?.stringValue else { return nil }
+        guard let members = json.objectValue else { return nil }
+        self.init(reading: members)
+    }
+
+    /// String `id` and `name`; other members are ignored.
+    init?(reading members: some ClaimsSource) {
+        guard case .value(let id) = members.string(.id), case .value(let name) = members.string(.name) else { return nil }
         self.init(id: id, name: name)
     }
 

@@ -20,11 +20,22 @@ public struct UserAgeRange: Sendable, Equatable, Hashable, Codable {
     /// Reads `{"min":…,"max":…}`; nil for anything else, so a malformed claim is dropped.
     public init?(json: JSONValue) {
         guard let members = json.objectValue else { return nil }
-        var min: Int?, max: Int?
-        for (key, value) in members {
-            guard let number = value.integerValue else { return nil }
-            if key.hasSameBytes(as: "min") { min = number } else if key.hasSameBytes(as: "max") { max = number } else { return nil }
+        self.init(reading: members)
+    }
+
+    /// Integer `min` and `max` and no other member.
+    init?(reading members: some ClaimsSource) {
+        var found = 0
+        func bound(_ name: ClaimName) -> Int?? {
+            switch members.number(name) {
+            case .absent: return .some(nil)
+            case .wrongType: return nil
+            case .value(let number):
+                found += 1
+                return JSONValue.exactInteger(number).map { .some($0) }
+            }
         }
+        guard let min = bound(.min), let max = bound(.max), found == members.memberCount else { return nil }
         self.init(min: min, max: max)
     }
 

@@ -27,18 +27,26 @@ public enum JWSParseError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A compact JWS (RFC 7515 section 7.1) split, decoded and parsed, not yet verified.
+/// A compact JWS (RFC 7515 section 7.1) split, decoded and validated, not yet verified.
+///
+/// The header and payload are kept as validated ``JSONDocument``s; ``header`` and ``payload`` build
+/// their trees each time they are read.
 public struct CompactJWS: Sendable {
-    /// The protected header's members.
-    public let header: JSONObject
-    /// The payload's members (a JWT's claims).
-    public let payload: JSONObject
-    /// The raw payload bytes, exactly as signed.
-    public let payloadBytes: [UInt8]
+    /// The protected header, validated and indexed.
+    public let headerDocument: JSONDocument
+    /// The payload (a JWT's claims), validated and indexed.
+    public let payloadDocument: JSONDocument
     /// The bytes the signature covers: `base64url(header) '.' base64url(payload)`.
     public let signingInput: [UInt8]
     /// The decoded signature.
     public let signature: [UInt8]
+
+    /// The protected header's members.
+    public var header: JSONObject { headerDocument.value.objectValue ?? JSONObject() }
+    /// The payload's members (a JWT's claims).
+    public var payload: JSONObject { payloadDocument.value.objectValue ?? JSONObject() }
+    /// The raw payload bytes, exactly as signed.
+    public var payloadBytes: [UInt8] { payloadDocument.bytes }
 
     /// The default bound on a token's size: 16 KiB.
     public static let defaultMaximumSize = 16 * 1024
@@ -48,7 +56,7 @@ public struct CompactJWS: Sendable {
     /// - Parameters:
     ///   - token: the compact serialization.
     ///   - maximumSize: tokens longer than this many bytes are refused before any decoding.
-    ///   - json: the reader for the header and payload.
+    ///   - json: the rules for the header and payload.
     public init(
         parsing token: String,
         maximumSize: Int = CompactJWS.defaultMaximumSize,
@@ -58,15 +66,16 @@ public struct CompactJWS: Sendable {
         let parts = try token.withUTF8 { bytes in
             Result { () throws(JWSParseError) in try Self.split(bytes, maximumSize: maximumSize) }
         }.get()
-        func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> JSONObject {
-            let value: JSONValue
-            do { value = try json.parse(bytes) } catch { throw .invalidJSON(segment, error) }
-            guard case .object(let members) = value else { throw .notAnObject(segment, foundType: value.typeName) }
-            return members
+        func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> JSONDocument {
+            let document: JSONDocument
+            do { document = try json.document(bytes) } catch { throw .invalidJSON(segment, error) }
+            guard document.kind(at: document.root) == .object else {
+                throw .notAnObject(segment, foundType: document.typeName(at: document.root))
+            }
+            return document
         }
-        self.header = try object(parts.header, .header)
-        self.payload = try object(parts.payload, .payload)
-        self.payloadBytes = parts.payload
+        self.headerDocument = try object(parts.header, .header)
+        self.payloadDocument = try object(parts.payload, .payload)
         self.signingInput = parts.signingInput
         self.signature = parts.signature
     }
@@ -80,12 +89,10 @@ public struct CompactJWS: Sendable {
 
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>, maximumSize: Int) throws(JWSParseError) -> Parts {
         if bytes.count > maximumSize { throw .tooLarge(size: bytes.count, limit: maximumSize) }
-        var dots = [Int]()
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
-        }
-        guard dots.count == 2 else {
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+              !bytes[(second + 1)...].contains(UInt8(ascii: "."))
+        else {
             let count = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
             throw .wrongSegmentCount(count)
         }
@@ -95,14 +102,14 @@ public struct CompactJWS: Sendable {
                 throw .invalidBase64URL(segment, error)
             }
         }
-        let header = try decode(0..<dots[0], .header)
-        let payload = try decode((dots[0] + 1)..<dots[1], .payload)
-        let signature = try decode((dots[1] + 1)..<bytes.count, .signature)
+        let header = try decode(0..<first, .header)
+        let payload = try decode((first + 1)..<second, .payload)
+        let signature = try decode((second + 1)..<bytes.count, .signature)
         return Parts(
             header: header,
             payload: payload,
             signature: signature,
-            signingInput: Array(UnsafeBufferPointer(rebasing: bytes[0..<dots[1]]))
+            signingInput: Array(UnsafeBufferPointer(rebasing: bytes[0..<second]))
         )
     }
 }

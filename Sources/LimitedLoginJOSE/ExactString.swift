@@ -9,6 +9,12 @@ extension String {
         // Borrowing views, no copies: copying a String to call a mutating `withUTF8` costs a retain.
         let left = utf8, right = other.utf8
         guard left.count == right.count else { return false }
-        return left.elementsEqual(right)
+        let contiguous = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                JSONDocument.bytesEqual(UnsafeRawBufferPointer(leftBytes), at: 0, UnsafeRawBufferPointer(rightBytes))
+            }
+        }
+        // Bridged strings have no contiguous UTF-8; compare them element by element.
+        return (contiguous ?? nil) ?? left.elementsEqual(right)
     }
 }

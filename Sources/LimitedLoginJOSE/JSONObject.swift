@@ -35,6 +35,9 @@ public struct JSONObject: Sendable {
     @inlinable
     static func fingerprint(of key: String) -> UInt64 {
         let bytes = key.utf8
+        if let fingerprint = bytes.withContiguousStorageIfAvailable({ JSONTapeEntry.fingerprint(UnsafeRawBufferPointer($0)) }) {
+            return fingerprint
+        }
         var value = UInt64(truncatingIfNeeded: bytes.count) << 56
         var shift: UInt64 = 0
         for byte in bytes.prefix(7) {

@@ -23,9 +23,8 @@ public enum JSONValue: Sendable, Equatable, Hashable {
 
     /// The number as an integer, if this is a number with no fractional part that fits in `Int`.
     public var integerValue: Int? {
-        guard case .number(let value) = self, value.rounded(.towardZero) == value,
-              value >= -9.007_199_254_740_992e15, value <= 9.007_199_254_740_992e15 else { return nil }
-        return Int(value)
+        guard case .number(let value) = self else { return nil }
+        return JSONValue.exactInteger(value)
     }
 
     /// The Boolean, if this is `true` or `false`.

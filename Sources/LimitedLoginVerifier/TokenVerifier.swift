@@ -8,12 +8,17 @@ public struct VerifiedIDToken: Sendable {
     public let tokenString: String
     /// The `kid` of the key that signed it.
     public let keyID: String
-    /// The protected header.
-    public let header: JSONObject
-    /// The whole payload, including claims this library does not model.
-    public let payload: JSONObject
+    /// The protected header, validated and indexed.
+    public let headerDocument: JSONDocument
+    /// The payload, validated and indexed.
+    public let payloadDocument: JSONDocument
     /// The Limited Login claims.
     public let claims: AuthenticationTokenClaims
+
+    /// The protected header (built when read).
+    public var header: JSONObject { headerDocument.value.objectValue ?? JSONObject() }
+    /// The whole payload, including claims this library does not model (built when read).
+    public var payload: JSONObject { payloadDocument.value.objectValue ?? JSONObject() }
 }
 
 /// Decides whether a Limited Login ID token is authentic (SPEC section 8).
@@ -28,7 +33,7 @@ public struct TokenVerifier: Sendable {
     public let keys: any KeySetProvider
     public let clock: any VerifierClock
 
-    private static let forbiddenHeaderParameters = ["crit", "jku", "jwk", "x5u", "x5c"]
+    private static let forbiddenHeaderParameters: [StaticString] = ["crit", "jku", "jwk", "x5u", "x5c"]
     private let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
 
     public init(configuration: VerifierConfiguration, keys: any KeySetProvider, clock: any VerifierClock = SystemClock()) {
@@ -45,7 +50,7 @@ public struct TokenVerifier: Sendable {
         } catch {
             throw TokenVerificationError(error)
         }
-        let keyID = try checkHeader(jws.header)
+        let keyID = try checkHeader(jws.headerDocument)
         let key: RS256PublicKey
         do {
             key = try await keys.key(for: keyID)
@@ -58,36 +63,48 @@ public struct TokenVerifier: Sendable {
             }
         }
         guard key.isValidSignature(jws.signature, for: jws.signingInput) else { throw .invalidSignature }
-        let claims = try checkClaims(jws.payload, nonce: nonce)
-        return VerifiedIDToken(tokenString: token, keyID: keyID, header: jws.header, payload: jws.payload, claims: claims)
+        let claims = try checkClaims(jws.payloadDocument, nonce: nonce)
+        return VerifiedIDToken(
+            tokenString: token, keyID: keyID, headerDocument: jws.headerDocument, payloadDocument: jws.payloadDocument,
+            claims: claims
+        )
     }
 
     /// Checks the header and returns the `kid`.
-    private func checkHeader(_ header: JSONObject) throws(TokenVerificationError) -> String {
-        guard let algorithm = header["alg"] else { throw .missingAlgorithm }
-        guard let algorithmName = algorithm.stringValue else { throw .algorithmNotAllowed("\(algorithm.typeName) value") }
-        guard algorithmName.hasSameBytes(as: "RS256") else { throw .algorithmNotAllowed(algorithmName) }
-        for name in Self.forbiddenHeaderParameters where header[name] != nil {
-            throw .forbiddenHeaderParameter(name)
+    private func checkHeader(_ header: JSONDocument) throws(TokenVerificationError) -> String {
+        let root = header.root
+        guard let algorithm = header.member("alg", of: root) else { throw .missingAlgorithm }
+        guard let algorithmName = header.string(at: algorithm) else {
+            throw .algorithmNotAllowed("\(header.typeName(at: algorithm)) value")
         }
-        if let type = header["typ"] {
-            guard let typeName = type.stringValue else { throw .unsupportedType("\(type.typeName) value") }
+        // Byte-exact, as every comparison of names and identifiers here.
+        guard algorithmName.hasSameBytes(as: "RS256") else { throw .algorithmNotAllowed(algorithmName) }
+        for name in Self.forbiddenHeaderParameters where header.member(name, of: root) != nil {
+            throw .forbiddenHeaderParameter(name.description)
+        }
+        if let type = header.member("typ", of: root) {
+            guard let typeName = header.string(at: type) else { throw .unsupportedType("\(header.typeName(at: type)) value") }
             guard typeName.hasSameBytes(as: "JWT") else { throw .unsupportedType(typeName) }
         }
-        guard let keyIDValue = header["kid"] else { throw .missingKeyID }
-        guard let keyID = keyIDValue.stringValue else { throw .invalidKeyID("it is a \(keyIDValue.typeName), not a string") }
+        guard let keyIDMember = header.member("kid", of: root) else { throw .missingKeyID }
+        guard let keyID = header.string(at: keyIDMember) else {
+            throw .invalidKeyID("it is a \(header.typeName(at: keyIDMember)), not a string")
+        }
         guard !keyID.isEmpty else { throw .invalidKeyID("it is empty") }
-        let length = keyID.count
-        guard length <= configuration.maximumKeyIDLength else {
-            throw .invalidKeyID("\(length) characters, the limit is \(configuration.maximumKeyIDLength)")
+        // Counting characters walks grapheme clusters; there are never more of them than UTF-8 bytes.
+        if keyID.utf8.count > configuration.maximumKeyIDLength {
+            let length = keyID.count
+            guard length <= configuration.maximumKeyIDLength else {
+                throw .invalidKeyID("\(length) characters, the limit is \(configuration.maximumKeyIDLength)")
+            }
         }
         return keyID
     }
 
-    private func checkClaims(_ payload: JSONObject, nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
+    private func checkClaims(_ payload: JSONDocument, nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
         let claims: AuthenticationTokenClaims
         do {
-            claims = try AuthenticationTokenClaims(payload: payload)
+            claims = try AuthenticationTokenClaims(document: payload)
         } catch {
             switch error {
             case .missing(let name): throw .missingClaim(name)

@@ -112,3 +112,65 @@ struct ClaimsAndProfileTests {
         #expect(Location(json: ["id": "1", "name": "Paris"]) == Location(id: "1", name: "Paris"))
     }
 }
+
+@Suite("AuthenticationTokenClaims read in place from a JSON document")
+struct ClaimsFromDocumentTests {
+    let payload = TokenFactory().claims
+
+    func document(_ object: JSONObject) throws -> JSONDocument {
+        try JSONDocument(parsing: JSONSerializer.serialize(.object(object)))
+    }
+
+    @Test("the document and the object give the same claims, with every claim present")
+    func sameClaims() throws {
+        #expect(try AuthenticationTokenClaims(document: document(payload)) == AuthenticationTokenClaims(payload: payload))
+    }
+
+    @Test("optional claims of the wrong type are dropped the same way")
+    func sameDrops() throws {
+        var bad = payload
+        bad["email"] = 42
+        bad["user_friends"] = ["555", 7]
+        bad["user_age_range"] = ["min": 21, "other": 1]
+        bad["user_hometown"] = "London"
+        bad["user_location"] = ["id": "1", "name": 2]
+        bad["middle_name"] = nil
+        let fromDocument = try AuthenticationTokenClaims(document: document(bad))
+        #expect(fromDocument == (try AuthenticationTokenClaims(payload: bad)))
+        #expect(fromDocument.email == nil && fromDocument.userFriends == nil && fromDocument.userAgeRange == nil)
+        #expect(fromDocument.userHometown == nil && fromDocument.userLocation == nil && fromDocument.middleName == nil)
+        #expect(fromDocument.name == "Ada Lovelace")
+    }
+
+    @Test("required claims fail in the same order, with the same errors", arguments: ["iss", "aud", "sub", "jti", "nonce", "iat", "exp"])
+    func sameErrors(name: String) throws {
+        var missing = payload
+        missing[name] = nil
+        #expect(throws: ClaimsError.missing(name)) { try AuthenticationTokenClaims(document: document(missing)) }
+        var mistyped = payload
+        mistyped[name] = ["a": 1]
+        let expected = name == "iat" || name == "exp" ? "number" : "string"
+        #expect(throws: ClaimsError.wrongType(name, expected: expected)) { try AuthenticationTokenClaims(document: document(mistyped)) }
+    }
+
+    @Test("a claim name spelled with escapes is the same claim; another spelling is not")
+    func escapedNames() throws {
+        let text = String(decoding: JSONSerializer.serialize(.object(payload)), as: UTF8.self)
+            .replacingOccurrences(of: #""sub":"#, with: #""\u0073ub":"#)
+            .replacingOccurrences(of: #""email":"#, with: #""\u0065mai\u006C":"#)
+        let claims = try AuthenticationTokenClaims(document: JSONDocument(parsing: Array(text.utf8)))
+        #expect(claims.sub == "1029384756")
+        #expect(claims.email == payload["email"]?.stringValue)
+        for spelling in ["Nonce", "nonce ", "non\u{0063}e\u{0301}"] {
+            var other = payload
+            other["nonce"] = nil
+            other[spelling] = "x"
+            #expect(throws: ClaimsError.missing("nonce")) { try AuthenticationTokenClaims(document: document(other)) }
+        }
+    }
+
+    @Test("a document that is not an object has no claims")
+    func notAnObject() throws {
+        #expect(throws: ClaimsError.missing("iss")) { try AuthenticationTokenClaims(document: JSONDocument(parsing: Array("[1]".utf8))) }
+    }
+}

@@ -1,0 +1,75 @@
+/// A fixed set of member names (at most 32), prepared so that one pass over an object of a
+/// ``JSONDocument`` finds all of them.
+///
+/// Looking up n names one by one walks the object n times; ``JSONDocument/members(of:named:)`` walks it
+/// once and places each member whose name is in the set (matched byte for byte) in its slot.
+public struct JSONMemberNames: Sendable {
+    /// The names, in the order their slots have.
+    public let names: [StaticString]
+    private let fingerprints: [UInt64]
+    /// Open addressing by fingerprint: each bucket holds a name's position, or -1.
+    private let buckets: [Int8]
+
+    /// The largest number of names in one set.
+    public static let capacity = 32
+
+    /// Prepares `names`; only the first ``capacity`` are kept.
+    public init(_ names: [StaticString]) {
+        let names = Array(names.prefix(Self.capacity))
+        self.names = names
+        let fingerprints = names.map { JSONTapeEntry.fingerprint(UnsafeRawBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }
+        self.fingerprints = fingerprints
+        var buckets = [Int8](repeating: -1, count: 64)
+        for (position, fingerprint) in fingerprints.enumerated() {
+            var bucket = Self.bucket(of: fingerprint)
+            while buckets[bucket] >= 0 { bucket = (bucket + 1) & 63 }
+            buckets[bucket] = Int8(position)
+        }
+        self.buckets = buckets
+    }
+
+    @inline(__always)
+    private static func bucket(of fingerprint: UInt64) -> Int {
+        Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    /// The position of the name at `nameIndex` of `document` in this set, or nil.
+    func position(ofNameAt nameIndex: Int, in document: JSONDocument) -> Int? {
+        let fingerprint = document.tape[nameIndex].payload
+        var bucket = Self.bucket(of: fingerprint)
+        while true {
+            let position = Int(buckets[bucket])
+            if position < 0 { return nil }
+            if fingerprints[position] == fingerprint, document.stringEquals(nameIndex, names[position]) { return position }
+            bucket = (bucket + 1) & 63
+        }
+    }
+}
+
+/// Where each name of a ``JSONMemberNames`` set is in one object: the value's position, or nil.
+public struct JSONMemberSlots: Sendable {
+    private var slots = SIMD32<Int32>(repeating: -1)
+
+    /// The value of the set's `position`th name, or nil when the object has no such member.
+    public subscript(position: Int) -> Int? {
+        let slot = slots[position]
+        return slot < 0 ? nil : Int(slot)
+    }
+
+    fileprivate mutating func set(_ position: Int, _ value: Int) {
+        slots[position] = Int32(truncatingIfNeeded: value)
+    }
+}
+
+extension JSONDocument {
+    /// The members of the object at `object` whose names are in `names`, found in one pass (empty
+    /// slots when `object` is not an object).
+    public func members(of object: Int, named names: JSONMemberNames) -> JSONMemberSlots {
+        var slots = JSONMemberSlots()
+        forEachMember(of: object) { name, value in
+            if let position = names.position(ofNameAt: name, in: self) { slots.set(position, value) }
+            return true
+        }
+        return slots
+    }
+}
