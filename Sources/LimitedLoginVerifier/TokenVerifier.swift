@@ -74,17 +74,19 @@ public struct TokenVerifier: Sendable {
     private func checkHeader(_ header: JSONDocument) throws(TokenVerificationError) -> String {
         let root = header.root
         guard let algorithm = header.member("alg", of: root) else { throw .missingAlgorithm }
-        guard let algorithmName = header.string(at: algorithm) else {
-            throw .algorithmNotAllowed("\(header.typeName(at: algorithm)) value")
+        // Byte-exact, as every comparison of names and identifiers here; a String is built only to report one.
+        guard header.stringEquals(algorithm, "RS256" as StaticString) else {
+            guard let algorithmName = header.string(at: algorithm) else {
+                throw .algorithmNotAllowed("\(header.typeName(at: algorithm)) value")
+            }
+            throw .algorithmNotAllowed(algorithmName)
         }
-        // Byte-exact, as every comparison of names and identifiers here.
-        guard algorithmName.hasSameBytes(as: "RS256") else { throw .algorithmNotAllowed(algorithmName) }
         for name in Self.forbiddenHeaderParameters where header.member(name, of: root) != nil {
             throw .forbiddenHeaderParameter(name.description)
         }
-        if let type = header.member("typ", of: root) {
+        if let type = header.member("typ", of: root), !header.stringEquals(type, "JWT" as StaticString) {
             guard let typeName = header.string(at: type) else { throw .unsupportedType("\(header.typeName(at: type)) value") }
-            guard typeName.hasSameBytes(as: "JWT") else { throw .unsupportedType(typeName) }
+            throw .unsupportedType(typeName)
         }
         guard let keyIDMember = header.member("kid", of: root) else { throw .missingKeyID }
         guard let keyID = header.string(at: keyIDMember) else {
