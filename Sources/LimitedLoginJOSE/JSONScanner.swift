@@ -72,20 +72,12 @@ struct JSONScanner {
     // MARK: Objects and arrays
 
     mutating func scanObject(depth: Int) throws(JSONParseError) {
-        if depth > maximumDepth { throw .nestingTooDeep(limit: maximumDepth) }
-        let header = tape.count
-        tape.append(JSONTapeEntry(kind: .object))
-        position += 1
+        guard let header = try open(.object, closing: UInt8(ascii: "}"), depth: depth) else { return }
         var count: Int32 = 0
         // A 64-bit summary of the names so far: most names differ in it, and only a name whose bit is
         // already set is compared with the earlier names.
         var seen: UInt64 = 0
         var names: Set<[UInt8]>? = nil
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
-            position += 1
-            return close(header, count: 0)
-        }
         while true {
             skipWhitespace()
             let byte = try peek()
@@ -116,41 +108,45 @@ struct JSONScanner {
             skipWhitespace()
             try scanValue(depth: depth)
             count += 1
-            skipWhitespace()
-            let separator = try peek()
-            position += 1
-            switch separator {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return close(header, count: count)
-            default: throw .unexpectedByte(separator, offset: position - 1)
-            }
+            if try isClosed(by: UInt8(ascii: "}")) { return close(header, count: count) }
         }
     }
 
     mutating func scanArray(depth: Int) throws(JSONParseError) {
-        if depth > maximumDepth { throw .nestingTooDeep(limit: maximumDepth) }
-        let header = tape.count
-        tape.append(JSONTapeEntry(kind: .array))
-        position += 1
+        guard let header = try open(.array, closing: UInt8(ascii: "]"), depth: depth) else { return }
         var count: Int32 = 0
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") {
-            position += 1
-            return close(header, count: 0)
-        }
         while true {
             skipWhitespace()
             try scanValue(depth: depth)
             count += 1
-            skipWhitespace()
-            let separator = try peek()
-            position += 1
-            switch separator {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return close(header, count: count)
-            default: throw .unexpectedByte(separator, offset: position - 1)
-            }
+            if try isClosed(by: UInt8(ascii: "]")) { return close(header, count: count) }
         }
+    }
+
+    /// Opens an object or array at its first byte and returns its index entry's position; nil when it is
+    /// empty (then it is already closed).
+    private mutating func open(_ kind: JSONTapeEntry.Kind, closing: UInt8, depth: Int) throws(JSONParseError) -> Int? {
+        if depth > maximumDepth { throw .nestingTooDeep(limit: maximumDepth) }
+        let header = tape.count
+        tape.append(JSONTapeEntry(kind: kind))
+        position += 1
+        skipWhitespace()
+        guard try peek() != closing else {
+            position += 1
+            close(header, count: 0)
+            return nil
+        }
+        return header
+    }
+
+    /// Reads the `,` or the closing byte after a member or element: true when it closes the container.
+    private mutating func isClosed(by closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        let separator = try peek()
+        position += 1
+        if separator == UInt8(ascii: ",") { return false }
+        if separator == closing { return true }
+        throw .unexpectedByte(separator, offset: position - 1)
     }
 
     private mutating func close(_ header: Int, count: Int32) {
