@@ -25,30 +25,76 @@ public enum ClaimsError: Error, Equatable, Sendable, CustomStringConvertible {
 /// missing, empty or of the wrong type. An optional claim of the wrong type is dropped on its own: the
 /// rest of the token stays usable.
 public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
-    public let jti: String
-    public let iss: String
-    public let aud: String
-    public let nonce: String
-    public let exp: Date
-    public let iat: Date
-    public let sub: String
-    public let name: String?
-    public let givenName: String?
-    public let middleName: String?
-    public let familyName: String?
-    public let email: String?
-    public let picture: String?
+    public var jti: String { values.fields.jti }
+    public var iss: String { values.fields.iss }
+    public var aud: String { values.fields.aud }
+    public var nonce: String { values.fields.nonce }
+    public var exp: Date { values.fields.exp }
+    public var iat: Date { values.fields.iat }
+    public var sub: String { values.fields.sub }
+    public var name: String? { values.fields.name }
+    public var givenName: String? { values.fields.givenName }
+    public var middleName: String? { values.fields.middleName }
+    public var familyName: String? { values.fields.familyName }
+    public var email: String? { values.fields.email }
+    public var picture: String? { values.fields.picture }
     /// App-scoped IDs of friends who also use the app and granted `user_friends`.
-    public let userFriends: [String]?
+    public var userFriends: [String]? { values.fields.userFriends }
     /// `MM/DD/YYYY`.
-    public let userBirthday: String?
-    public let userAgeRange: UserAgeRange?
-    public let userHometown: Location?
-    public let userLocation: Location?
-    public let userGender: String?
-    public let userLink: String?
+    public var userBirthday: String? { values.fields.userBirthday }
+    public var userAgeRange: UserAgeRange? { values.fields.userAgeRange }
+    public var userHometown: Location? { values.fields.userHometown }
+    public var userLocation: Location? { values.fields.userLocation }
+    public var userGender: String? { values.fields.userGender }
+    public var userLink: String? { values.fields.userLink }
     /// Classic logins only: half the SHA-256 of the access token.
-    public let atHash: String?
+    public var atHash: String? { values.fields.atHash }
+
+    /// The claims, in one shared box: a claim set is made once and then passed around, and copying one
+    /// reference costs less than copying twenty strings, arrays and objects.
+    private let values: Values
+
+    private final class Values: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// The stored form, also the Codable form (the property names are the keys).
+    private struct Fields: Sendable, Equatable, Codable {
+        let jti: String
+        let iss: String
+        let aud: String
+        let nonce: String
+        let exp: Date
+        let iat: Date
+        let sub: String
+        let name: String?
+        let givenName: String?
+        let middleName: String?
+        let familyName: String?
+        let email: String?
+        let picture: String?
+        let userFriends: [String]?
+        let userBirthday: String?
+        let userAgeRange: UserAgeRange?
+        let userHometown: Location?
+        let userLocation: Location?
+        let userGender: String?
+        let userLink: String?
+        let atHash: String?
+    }
+
+    public static func == (left: AuthenticationTokenClaims, right: AuthenticationTokenClaims) -> Bool {
+        left.values === right.values || left.values.fields == right.values.fields
+    }
+
+    public init(from decoder: any Decoder) throws {
+        values = Values(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try values.fields.encode(to: encoder)
+    }
 
     /// Reads claims from a token payload.
     public init(payload: JSONObject) throws(ClaimsError) {
@@ -83,27 +129,26 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
             return nil
         }
 
-        self.iss = try required(.iss)
-        self.aud = try required(.aud)
-        self.sub = try required(.sub)
-        self.jti = try required(.jti)
-        self.nonce = try required(.nonce)
-        self.iat = try date(.iat)
-        self.exp = try date(.exp)
-        self.name = optional(.name)
-        self.givenName = optional(.givenName)
-        self.middleName = optional(.middleName)
-        self.familyName = optional(.familyName)
-        self.email = optional(.email)
-        self.picture = optional(.picture)
-        self.userBirthday = optional(.userBirthday)
-        self.userGender = optional(.userGender)
-        self.userLink = optional(.userLink)
-        self.atHash = optional(.atHash)
-        self.userFriends = payload.strings(.userFriends)
-        self.userAgeRange = payload.object(.userAgeRange).flatMap(UserAgeRange.init(reading:))
-        self.userHometown = payload.object(.userHometown).flatMap(Location.init(reading:))
-        self.userLocation = payload.object(.userLocation).flatMap(Location.init(reading:))
+        let iss = try required(.iss), aud = try required(.aud), sub = try required(.sub)
+        let jti = try required(.jti), nonce = try required(.nonce)
+        let iat = try date(.iat), exp = try date(.exp)
+        values = Values(Fields(
+            jti: jti, iss: iss, aud: aud, nonce: nonce, exp: exp, iat: iat, sub: sub,
+            name: optional(.name),
+            givenName: optional(.givenName),
+            middleName: optional(.middleName),
+            familyName: optional(.familyName),
+            email: optional(.email),
+            picture: optional(.picture),
+            userFriends: payload.strings(.userFriends),
+            userBirthday: optional(.userBirthday),
+            userAgeRange: payload.object(.userAgeRange).flatMap(UserAgeRange.init(reading:)),
+            userHometown: payload.object(.userHometown).flatMap(Location.init(reading:)),
+            userLocation: payload.object(.userLocation).flatMap(Location.init(reading:)),
+            userGender: optional(.userGender),
+            userLink: optional(.userLink),
+            atHash: optional(.atHash)
+        ))
     }
 
     /// The claims as a JSON payload, with the names SPEC section 3 gives.

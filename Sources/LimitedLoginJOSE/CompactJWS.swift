@@ -30,23 +30,30 @@ public enum JWSParseError: Error, Equatable, Sendable, CustomStringConvertible {
 /// A compact JWS (RFC 7515 section 7.1) split, decoded and validated, not yet verified.
 ///
 /// The header and payload are kept as validated ``JSONDocument``s; ``header`` and ``payload`` build
-/// their trees each time they are read.
+/// their trees each time they are read. The token itself is kept, and the signing input is read from it
+/// in place (``withSigningInput(_:)``).
 public struct CompactJWS: Sendable {
+    /// The compact serialization, as parsed.
+    public let token: String
     /// The protected header, validated and indexed.
     public let headerDocument: JSONDocument
     /// The payload (a JWT's claims), validated and indexed.
     public let payloadDocument: JSONDocument
-    /// The bytes the signature covers: `base64url(header) '.' base64url(payload)`.
-    public let signingInput: [UInt8]
     /// The decoded signature.
     public let signature: [UInt8]
+    /// How many leading bytes of the token the signature covers (up to the second dot).
+    private let signedByteCount: Int
 
+    /// The bytes the signature covers: `base64url(header) '.' base64url(payload)` (a copy).
+    public var signingInput: [UInt8] { withSigningInput { Array($0) } }
     /// The protected header's members.
     public var header: JSONObject { headerDocument.value.objectValue ?? JSONObject() }
     /// The payload's members (a JWT's claims).
     public var payload: JSONObject { payloadDocument.value.objectValue ?? JSONObject() }
     /// The raw payload bytes, exactly as signed.
     public var payloadBytes: [UInt8] { payloadDocument.bytes }
+    /// The header segment as it appears in the token (base64url text).
+    public var headerSegment: [UInt8] { Array(token.utf8.prefix { $0 != UInt8(ascii: ".") }) }
 
     /// The default bound on a token's size: 16 KiB.
     public static let defaultMaximumSize = 16 * 1024
@@ -62,9 +69,25 @@ public struct CompactJWS: Sendable {
         maximumSize: Int = CompactJWS.defaultMaximumSize,
         json: StrictJSONParser = StrictJSONParser()
     ) throws(JWSParseError) {
+        try self.init(parsing: token, maximumSize: maximumSize, json: json, reusingHeader: { _ in nil })
+    }
+
+    /// Splits and decodes a compact JWS, taking the header from `reusingHeader` when it knows the header
+    /// segment: a caller that keeps the validated headers of earlier tokens (every token signed with one
+    /// key has the same header) returns the document it validated from exactly these bytes.
+    ///
+    /// Every other rule is applied as by ``init(parsing:maximumSize:json:)``, in the same order.
+    public init(
+        parsing token: String,
+        maximumSize: Int = CompactJWS.defaultMaximumSize,
+        json: StrictJSONParser = StrictJSONParser(),
+        reusingHeader: (UnsafeBufferPointer<UInt8>) -> JSONDocument?
+    ) throws(JWSParseError) {
         var token = token
         let parts = try token.withUTF8 { bytes in
-            Result { () throws(JWSParseError) in try Self.split(bytes, maximumSize: maximumSize) }
+            Result { () throws(JWSParseError) in
+                try Self.split(bytes, maximumSize: maximumSize, reusingHeader: reusingHeader)
+            }
         }.get()
         func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> JSONDocument {
             let document: JSONDocument
@@ -74,24 +97,43 @@ public struct CompactJWS: Sendable {
             }
             return document
         }
-        self.headerDocument = try object(parts.header, .header)
+        switch parts.header {
+        case .known(let document): self.headerDocument = document
+        case .decoded(let bytes): self.headerDocument = try object(bytes, .header)
+        }
         self.payloadDocument = try object(parts.payload, .payload)
-        self.signingInput = parts.signingInput
+        self.token = token
         self.signature = parts.signature
+        self.signedByteCount = parts.signedByteCount
+    }
+
+    /// Calls `body` with the signing input, read in place from the token.
+    public func withSigningInput<Value>(_ body: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value {
+        var token = token
+        return try token.withUTF8 { bytes in
+            try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<signedByteCount])))
+        }
+    }
+
+    private enum Header {
+        case known(JSONDocument)
+        case decoded([UInt8])
     }
 
     private struct Parts {
-        var header: [UInt8]
+        var header: Header
         var payload: [UInt8]
         var signature: [UInt8]
-        var signingInput: [UInt8]
+        var signedByteCount: Int
     }
 
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, maximumSize: Int) throws(JWSParseError) -> Parts {
+    private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumSize: Int, reusingHeader: (UnsafeBufferPointer<UInt8>) -> JSONDocument?
+    ) throws(JWSParseError) -> Parts {
         if bytes.count > maximumSize { throw .tooLarge(size: bytes.count, limit: maximumSize) }
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
-              let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-              !bytes[(second + 1)...].contains(UInt8(ascii: "."))
+        guard let first = firstDot(in: bytes, from: 0),
+              let second = firstDot(in: bytes, from: first + 1),
+              firstDot(in: bytes, from: second + 1) == nil
         else {
             let count = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
             throw .wrongSegmentCount(count)
@@ -102,14 +144,35 @@ public struct CompactJWS: Sendable {
                 throw .invalidBase64URL(segment, error)
             }
         }
-        let header = try decode(0..<first, .header)
+        let header: Header
+        if let known = reusingHeader(UnsafeBufferPointer(rebasing: bytes[0..<first])) {
+            header = .known(known)
+        } else {
+            header = .decoded(try decode(0..<first, .header))
+        }
         let payload = try decode((first + 1)..<second, .payload)
         let signature = try decode((second + 1)..<bytes.count, .signature)
-        return Parts(
-            header: header,
-            payload: payload,
-            signature: signature,
-            signingInput: Array(UnsafeBufferPointer(rebasing: bytes[0..<second]))
-        )
+        return Parts(header: header, payload: payload, signature: signature, signedByteCount: second)
+    }
+
+    /// The offset of the first `.` at or after `start`, eight bytes at a time.
+    private static func firstDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let dots = ones &* UInt64(UInt8(ascii: "."))
+        var position = start
+        while position + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ dots
+            // A zero byte in `word` is a dot; the lowest flagged byte is always a real one.
+            let found = (word &- ones) & ~word & highs
+            if found != 0 { return position + found.trailingZeroBitCount / 8 }
+            position += 8
+        }
+        while position < bytes.count {
+            if bytes[position] == UInt8(ascii: ".") { return position }
+            position += 1
+        }
+        return nil
     }
 }

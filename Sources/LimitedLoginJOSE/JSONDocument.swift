@@ -176,7 +176,7 @@ public struct JSONDocument: Sendable {
 
     /// True when `expected.count` bytes of `buffer` from `offset` equal `expected`, compared 8 bytes at a time.
     @inlinable
-    static func bytesEqual(_ buffer: UnsafeRawBufferPointer, at offset: Int, _ expected: UnsafeRawBufferPointer) -> Bool {
+    package static func bytesEqual(_ buffer: UnsafeRawBufferPointer, at offset: Int, _ expected: UnsafeRawBufferPointer) -> Bool {
         let count = expected.count
         guard count > 0 else { return true }
         guard let base = buffer.baseAddress, let other = expected.baseAddress, offset + count <= buffer.count else { return false }
@@ -197,12 +197,15 @@ public struct JSONDocument: Sendable {
 
     @usableFromInline
     func unescapedBytes(of entry: JSONTapeEntry) -> [UInt8] {
+        bytes.withUnsafeBytes { Self.unescapedBytes($0, of: entry) }
+    }
+
+    /// The content of the string `entry` of the document whose text is `text`, unescaped.
+    static func unescapedBytes(_ text: UnsafeRawBufferPointer, of entry: JSONTapeEntry) -> [UInt8] {
         var output = [UInt8]()
         output.reserveCapacity(Int(entry.end - entry.start))
-        bytes.withUnsafeBufferPointer { buffer in
-            // The scanner validated this string, so unescaping it again cannot fail.
-            _ = try? JSONScanner.unescapeString(buffer, from: Int(entry.start), into: &output)
-        }
+        // The scanner validated this string, so unescaping it again cannot fail.
+        _ = try? JSONScanner.unescapeString(text.assumingMemoryBound(to: UInt8.self), from: Int(entry.start), into: &output)
         return output
     }
 

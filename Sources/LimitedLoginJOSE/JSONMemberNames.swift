@@ -33,14 +33,50 @@ public struct JSONMemberNames: Sendable {
         Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
-    /// The position of the name at `nameIndex` of `document` in this set, or nil.
-    func position(ofNameAt nameIndex: Int, in document: JSONDocument) -> Int? {
-        let fingerprint = document.tape[nameIndex].payload
-        var bucket = Self.bucket(of: fingerprint)
+    /// Places each member of the object at `object` whose name is in this set; the whole walk reads the
+    /// document's storage in place.
+    fileprivate func place(membersOf object: Int, in document: JSONDocument, into slots: inout JSONMemberSlots) {
+        document.tape.withUnsafeBufferPointer { tape in
+            document.bytes.withUnsafeBytes { text in
+                fingerprints.withUnsafeBufferPointer { fingerprints in
+                    buckets.withUnsafeBufferPointer { buckets in
+                        guard object < tape.count, tape[object].kind == .object else { return }
+                        let end = Int(tape[object].end)
+                        var index = object + 1
+                        while index < end {
+                            if let position = position(of: tape[index], fingerprints, buckets, text) {
+                                slots.set(position, index + 1)
+                            }
+                            let value = tape[index + 1]
+                            index = value.kind.isContainer ? Int(value.end) : index + 2
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The position in this set of the member name `name`, or nil.
+    @inline(__always)
+    private func position(
+        of name: JSONTapeEntry, _ fingerprints: UnsafeBufferPointer<UInt64>, _ buckets: UnsafeBufferPointer<Int8>,
+        _ text: UnsafeRawBufferPointer
+    ) -> Int? {
+        var bucket = Self.bucket(of: name.payload)
         while true {
             let position = Int(buckets[bucket])
             if position < 0 { return nil }
-            if fingerprints[position] == fingerprint, document.stringEquals(nameIndex, names[position]) { return position }
+            if fingerprints[position] == name.payload {
+                let expected = names[position]
+                let bytes = UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
+                if name.kind == .string {
+                    if Int(name.end - name.start) == bytes.count, JSONDocument.bytesEqual(text, at: Int(name.start), bytes) {
+                        return position
+                    }
+                } else if JSONDocument.unescapedBytes(text, of: name).withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+                    return position
+                }
+            }
             bucket = (bucket + 1) & 63
         }
     }
@@ -66,10 +102,7 @@ extension JSONDocument {
     /// slots when `object` is not an object).
     public func members(of object: Int, named names: JSONMemberNames) -> JSONMemberSlots {
         var slots = JSONMemberSlots()
-        forEachMember(of: object) { name, value in
-            if let position = names.position(ofNameAt: name, in: self) { slots.set(position, value) }
-            return true
-        }
+        names.place(membersOf: object, in: self, into: &slots)
         return slots
     }
 }

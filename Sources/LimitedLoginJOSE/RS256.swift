@@ -68,6 +68,11 @@ public struct RS256PublicKey: Sendable {
 
     /// True when `signature` is a valid RS256 signature over `message`.
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+        message.withUnsafeBytes { isValidSignature(signature, for: $0) }
+    }
+
+    /// True when `signature` is a valid RS256 signature over the bytes of `message`.
+    public func isValidSignature(_ signature: [UInt8], for message: UnsafeRawBufferPointer) -> Bool {
         // A signature must be exactly as long as the modulus (RFC 8017 section 8.2.2 step 1).
         guard signature.count == (bits + 7) / 8 else { return false }
         return key.isValidSignature(

@@ -35,6 +35,8 @@ public struct TokenVerifier: Sendable {
 
     private static let forbiddenHeaderParameters: [StaticString] = ["crit", "jku", "jwk", "x5u", "x5c"]
     private let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
+    /// Headers of tokens that verified, so the next token from the same key skips their decoding and checks.
+    let headers = ValidatedHeaderCache()
 
     public init(configuration: VerifierConfiguration, keys: any KeySetProvider, clock: any VerifierClock = SystemClock()) {
         self.configuration = configuration
@@ -45,12 +47,19 @@ public struct TokenVerifier: Sendable {
     /// Verifies a token; throws the precise reason when it is not acceptable.
     public func verify(_ token: String, nonce: NonceCheck) async throws(TokenVerificationError) -> VerifiedIDToken {
         let jws: CompactJWS
+        // A header segment that already passed every check with this verifier is not decoded again.
+        var rememberedKeyID: String?
         do {
-            jws = try CompactJWS(parsing: token, maximumSize: configuration.maximumTokenSize, json: json)
+            jws = try CompactJWS(parsing: token, maximumSize: configuration.maximumTokenSize, json: json) { segment in
+                guard let entry = headers.entry(for: segment) else { return nil }
+                rememberedKeyID = entry.keyID
+                return entry.document
+            }
         } catch {
             throw TokenVerificationError(error)
         }
-        let keyID = try checkHeader(jws.headerDocument)
+        let keyID: String
+        if let rememberedKeyID { keyID = rememberedKeyID } else { keyID = try checkHeader(jws.headerDocument) }
         let key: RS256PublicKey
         do {
             key = try await keys.key(for: keyID)
@@ -62,8 +71,11 @@ public struct TokenVerifier: Sendable {
             case .keySetUnavailable(let reason): throw .keySetUnavailable(reason)
             }
         }
-        guard key.isValidSignature(jws.signature, for: jws.signingInput) else { throw .invalidSignature }
+        guard jws.withSigningInput({ key.isValidSignature(jws.signature, for: $0) }) else { throw .invalidSignature }
         let claims = try checkClaims(jws.payloadDocument, nonce: nonce)
+        if rememberedKeyID == nil {
+            headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
+        }
         return VerifiedIDToken(
             tokenString: token, keyID: keyID, headerDocument: jws.headerDocument, payloadDocument: jws.payloadDocument,
             claims: claims

@@ -45,6 +45,8 @@ struct VerifyBenchmark {
         _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
 
         print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each, one thread")
+        // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed.
+        let signature = jws.signature, signingInput = jws.signingInput
         var fullRates: [Double] = []
         var bareRates: [Double] = []
         var roundRatios: [Double] = []
@@ -53,7 +55,7 @@ struct VerifyBenchmark {
             // so a drift in machine speed (frequent on shared machines) cancels out of the round's ratio.
             let checkBare = {
                 measure(seconds: secondsPerRound / 2) {
-                    if !publicKey.isValidSignature(jws.signature, for: jws.signingInput) { fatalError("bare check failed") }
+                    if !publicKey.isValidSignature(signature, for: signingInput) { fatalError("bare check failed") }
                 }
             }
             let before = checkBare()
@@ -72,7 +74,7 @@ struct VerifyBenchmark {
             let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
             let parse = measure(seconds: 1) { _ = try? CompactJWS(parsing: token, json: json) }
             let lookup = try await measureAsync(seconds: 1) { _ = try await keys.key(for: "bench-key") }
-            let bareCached = measure(seconds: 1) { _ = cachedKey.isValidSignature(jws.signature, for: jws.signingInput) }
+            let bareCached = measure(seconds: 1) { _ = cachedKey.isValidSignature(signature, for: signingInput) }
             let claimsRate = measure(seconds: 1) { _ = try? AuthenticationTokenClaims(document: jws.payloadDocument) }
             let segments = token.split(separator: ".").map(String.init)
             let b64 = measure(seconds: 1) { _ = try? Base64URL.decode(segments[1]) }

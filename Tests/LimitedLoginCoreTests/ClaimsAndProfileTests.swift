@@ -174,3 +174,34 @@ struct ClaimsFromDocumentTests {
         #expect(throws: ClaimsError.missing("iss")) { try AuthenticationTokenClaims(document: JSONDocument(parsing: Array("[1]".utf8))) }
     }
 }
+
+@Suite("Claims: copies share one box, equality and the Codable form are by value")
+struct ClaimsStorageTests {
+    let payload = TokenFactory().claims
+
+    @Test("the Codable form has one key per property, as stored claims always had, and decodes to an equal claim set")
+    func codableForm() throws {
+        let claims = try AuthenticationTokenClaims(payload: payload)
+        let encoded = try JSONEncoder().encode(claims)
+        let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(Set(object.keys) == [
+            "jti", "iss", "aud", "nonce", "exp", "iat", "sub", "name", "givenName", "familyName", "email",
+            "picture", "userFriends", "userBirthday", "userAgeRange", "userHometown", "userLocation", "userGender", "userLink",
+        ])
+        #expect(object["sub"] as? String == "1029384756")
+        #expect(object["userFriends"] as? [String] == claims.userFriends)
+        #expect(try JSONDecoder().decode(AuthenticationTokenClaims.self, from: encoded) == claims)
+    }
+
+    @Test("two claim sets read separately from equal payloads are equal; a different claim makes them differ")
+    func equality() throws {
+        let first = try AuthenticationTokenClaims(payload: payload)
+        #expect(try AuthenticationTokenClaims(payload: payload) == first)
+        var changed = payload
+        changed["user_gender"] = "male"
+        #expect(try AuthenticationTokenClaims(payload: changed) != first)
+        changed = payload
+        changed["at_hash"] = "abc"
+        #expect(try AuthenticationTokenClaims(payload: changed) != first)
+    }
+}

@@ -45,3 +45,55 @@ struct CompactJWSTests {
         }
     }
 }
+
+@Suite("CompactJWS: dots found at any offset, the signing input read in place, a known header reused")
+struct CompactJWSSplitTests {
+    @Test("extra or missing dots at every offset are counted")
+    func dotsAtEveryOffset() {
+        let text = Array(String(repeating: "abcdefgh", count: 5).utf8)
+        for first in 0..<text.count {
+            var one = text
+            one[first] = UInt8(ascii: ".")
+            #expect(throws: JWSParseError.wrongSegmentCount(2)) { try CompactJWS(parsing: String(decoding: one, as: UTF8.self)) }
+            for second in (first + 1)..<text.count where second % 7 == 0 {
+                var four = one
+                four[second] = UInt8(ascii: ".")
+                four.append(contentsOf: Array(".x.y".utf8))
+                #expect(throws: JWSParseError.wrongSegmentCount(5)) { try CompactJWS(parsing: String(decoding: four, as: UTF8.self)) }
+            }
+        }
+    }
+
+    @Test("the signing input in place, its copy and the header segment are the token's bytes")
+    func signingInput() throws {
+        let factory = TokenFactory()
+        let token = factory.token()
+        let jws = try CompactJWS(parsing: token)
+        let parts = token.split(separator: ".")
+        #expect(jws.token == token)
+        #expect(jws.signingInput == Array("\(parts[0]).\(parts[1])".utf8))
+        #expect(jws.withSigningInput { Array($0) } == jws.signingInput)
+        #expect(jws.headerSegment == Array(parts[0].utf8))
+    }
+
+    @Test("a header offered for the exact segment is used; anything else is decoded and checked")
+    func reusedHeader() throws {
+        let factory = TokenFactory()
+        let token = factory.token()
+        let segment = Array(token.split(separator: ".")[0].utf8)
+        let offered = try StrictJSONParser().document(Array(#"{"offered":true}"#.utf8))
+        var asked: [[UInt8]] = []
+        let reused = try CompactJWS(parsing: token) { bytes in
+            asked.append(Array(bytes))
+            return offered
+        }
+        #expect(asked == [segment])
+        #expect(reused.header == ["offered": true])
+        let decoded = try CompactJWS(parsing: token) { _ in nil }
+        #expect(decoded.header == factory.header)
+        // A known header does not excuse the other segments.
+        #expect(throws: JWSParseError.invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "="), offset: token.split(separator: ".")[2].count))) {
+            try CompactJWS(parsing: token + "=") { _ in offered }
+        }
+    }
+}
