@@ -105,33 +105,27 @@ public enum Base64URL {
         let output = decodeTable.withUnsafeBufferPointer { table in
             [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
                 var read = 0, written = 0
-                // Hot loop, while another full quad follows (each store writes a fourth byte, which the
-                // next quad overwrites): an invalid character shows up as bit 31.
+                // Every full quad: an invalid character shows up as bit 31. While another quad follows, one
+                // 4-byte store (its fourth byte is overwritten next); the last quad stores its three bytes.
                 if let source = input.baseAddress, let target = out.baseAddress {
                     quadTables.withUnsafeBufferPointer { tables in
                         let source = UnsafeRawPointer(source), target = UnsafeMutableRawPointer(target)
-                        while read + 4 < fullQuads * 4 {
+                        while read < fullQuads * 4 {
                             let quad = source.loadUnaligned(fromByteOffset: read, as: UInt32.self)
                             let bytes = tables[Int(quad & 0xFF)] | tables[256 + Int(quad >> 8 & 0xFF)]
                                 | tables[512 + Int(quad >> 16 & 0xFF)] | tables[768 + Int(quad >> 24)]
                             if bytes & 0x8000_0000 != 0 { break }
-                            target.storeBytes(of: UInt32(littleEndian: bytes), toByteOffset: written, as: UInt32.self)
+                            if read + 4 < fullQuads * 4 {
+                                target.storeBytes(of: UInt32(littleEndian: bytes), toByteOffset: written, as: UInt32.self)
+                            } else {
+                                out[written] = UInt8(truncatingIfNeeded: bytes)
+                                out[written + 1] = UInt8(truncatingIfNeeded: bytes >> 8)
+                                out[written + 2] = UInt8(truncatingIfNeeded: bytes >> 16)
+                            }
                             read += 4
                             written += 3
                         }
                     }
-                }
-                // The last quads, and the quad with an invalid character (found again below).
-                for _ in (read / 4)..<fullQuads {
-                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
-                    let c = table[Int(input[read + 2])], d = table[Int(input[read + 3])]
-                    if (a | b | c | d) & 0x80 != 0 { break }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[written] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    out[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                    out[written + 2] = UInt8(truncatingIfNeeded: chunk)
-                    read += 4
-                    written += 3
                 }
                 initialized = written
                 if read < fullQuads * 4 {

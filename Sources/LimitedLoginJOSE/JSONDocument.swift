@@ -60,14 +60,19 @@ public struct JSONDocument: Sendable {
     @inlinable
     public func stringEquals(_ index: Int, _ expected: UnsafeRawBufferPointer) -> Bool {
         let entry = tape[index]
+        return bytes.withUnsafeBytes { Self.stringEquals(entry, in: $0, expected) }
+    }
+
+    /// True when `entry`, a value of the document whose text is `text`, is a string whose content is
+    /// exactly the bytes `expected`.
+    @usableFromInline @inline(__always)
+    static func stringEquals(_ entry: JSONTapeEntry, in text: UnsafeRawBufferPointer, _ expected: UnsafeRawBufferPointer) -> Bool {
         switch entry.kind {
         case .string:
             guard Int(entry.end - entry.start) == expected.count else { return false }
-            return bytes.withUnsafeBytes { buffer in
-                JSONDocument.bytesEqual(buffer, at: Int(entry.start), expected)
-            }
+            return bytesEqual(text, at: Int(entry.start), expected)
         case .escapedString:
-            return unescapedBytes(of: entry).withUnsafeBytes { $0.elementsEqual(expected) }
+            return unescapedBytes(text, of: entry).withUnsafeBytes { $0.elementsEqual(expected) }
         default:
             return false
         }
@@ -201,6 +206,7 @@ public struct JSONDocument: Sendable {
     }
 
     /// The content of the string `entry` of the document whose text is `text`, unescaped.
+    @usableFromInline
     static func unescapedBytes(_ text: UnsafeRawBufferPointer, of entry: JSONTapeEntry) -> [UInt8] {
         var output = [UInt8]()
         output.reserveCapacity(Int(entry.end - entry.start))

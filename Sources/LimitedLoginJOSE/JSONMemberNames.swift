@@ -69,13 +69,7 @@ public struct JSONMemberNames: Sendable {
             if fingerprints[position] == name.payload {
                 let expected = names[position]
                 let bytes = UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
-                if name.kind == .string {
-                    if Int(name.end - name.start) == bytes.count, JSONDocument.bytesEqual(text, at: Int(name.start), bytes) {
-                        return position
-                    }
-                } else if JSONDocument.unescapedBytes(text, of: name).withUnsafeBytes({ $0.elementsEqual(bytes) }) {
-                    return position
-                }
+                if JSONDocument.stringEquals(name, in: text, bytes) { return position }
             }
             bucket = (bucket + 1) & 63
         }

@@ -34,7 +34,8 @@ public struct TokenVerifier: Sendable {
     public let clock: any VerifierClock
 
     private static let forbiddenHeaderParameters: [StaticString] = ["crit", "jku", "jwk", "x5u", "x5c"]
-    private let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
+    /// The rules for a token's header and payload.
+    package static let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
     /// Headers of tokens that verified, so the next token from the same key skips their decoding and checks.
     let headers = ValidatedHeaderCache()
 
@@ -50,7 +51,7 @@ public struct TokenVerifier: Sendable {
         // A header segment that already passed every check with this verifier is not decoded again.
         var rememberedKeyID: String?
         do {
-            jws = try CompactJWS(parsing: token, maximumSize: configuration.maximumTokenSize, json: json) { segment in
+            jws = try CompactJWS(parsing: token, maximumSize: configuration.maximumTokenSize, json: Self.json) { segment in
                 guard let entry = headers.entry(for: segment) else { return nil }
                 rememberedKeyID = entry.keyID
                 return entry.document
