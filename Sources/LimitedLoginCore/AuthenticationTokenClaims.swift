@@ -22,44 +22,57 @@ public enum ClaimsError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The claims of a Limited Login ID token (SPEC section 3).
 ///
 /// The required claims (`iss`, `aud`, `sub`, `jti`, `nonce`, `iat`, `exp`) make the claim set fail when
-/// missing, empty or of the wrong type. An optional claim of the wrong type is dropped on its own: the
-/// rest of the token stays usable.
+/// missing, empty or of the wrong type; they are read once, when the claim set is made. An optional claim
+/// of the wrong type is dropped on its own (it reads as nil): the rest of the token stays usable. The
+/// optional claims are built from the payload each time one is read (see ``ProfileClaims``), so a server
+/// that reads only `sub` pays for no others.
 public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
-    public var jti: String { values.fields.jti }
-    public var iss: String { values.fields.iss }
-    public var aud: String { values.fields.aud }
-    public var nonce: String { values.fields.nonce }
-    public var exp: Date { values.fields.exp }
-    public var iat: Date { values.fields.iat }
-    public var sub: String { values.fields.sub }
-    public var name: String? { values.fields.name }
-    public var givenName: String? { values.fields.givenName }
-    public var middleName: String? { values.fields.middleName }
-    public var familyName: String? { values.fields.familyName }
-    public var email: String? { values.fields.email }
-    public var picture: String? { values.fields.picture }
+    public var jti: String { values.jti }
+    public var iss: String { values.iss }
+    public var aud: String { values.aud }
+    public var nonce: String { values.nonce }
+    public var exp: Date { values.exp }
+    public var iat: Date { values.iat }
+    public var sub: String { values.sub }
+    public var name: String? { values.profile.string(.name) }
+    public var givenName: String? { values.profile.string(.givenName) }
+    public var middleName: String? { values.profile.string(.middleName) }
+    public var familyName: String? { values.profile.string(.familyName) }
+    public var email: String? { values.profile.string(.email) }
+    public var picture: String? { values.profile.string(.picture) }
     /// App-scoped IDs of friends who also use the app and granted `user_friends`.
-    public var userFriends: [String]? { values.fields.userFriends }
+    public var userFriends: [String]? { values.profile.strings(.userFriends) }
     /// `MM/DD/YYYY`.
-    public var userBirthday: String? { values.fields.userBirthday }
-    public var userAgeRange: UserAgeRange? { values.fields.userAgeRange }
-    public var userHometown: Location? { values.fields.userHometown }
-    public var userLocation: Location? { values.fields.userLocation }
-    public var userGender: String? { values.fields.userGender }
-    public var userLink: String? { values.fields.userLink }
+    public var userBirthday: String? { values.profile.string(.userBirthday) }
+    public var userAgeRange: UserAgeRange? { values.profile.userAgeRange }
+    public var userHometown: Location? { values.profile.location(.userHometown) }
+    public var userLocation: Location? { values.profile.location(.userLocation) }
+    public var userGender: String? { values.profile.string(.userGender) }
+    public var userLink: String? { values.profile.string(.userLink) }
     /// Classic logins only: half the SHA-256 of the access token.
-    public var atHash: String? { values.fields.atHash }
+    public var atHash: String? { values.profile.string(.atHash) }
 
-    /// The claims, in one shared box: a claim set is made once and then passed around, and copying one
-    /// reference costs less than copying twenty strings, arrays and objects.
+    /// One shared box: a claim set is made once and then passed around, and copying one reference costs
+    /// less than copying its strings.
     private let values: Values
 
     private final class Values: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        let jti: String, iss: String, aud: String, nonce: String
+        let exp: Date, iat: Date
+        let sub: String
+        let profile: ProfileClaims
+
+        init(
+            jti: String, iss: String, aud: String, nonce: String, exp: Date, iat: Date, sub: String,
+            profile: ProfileClaims
+        ) {
+            (self.jti, self.iss, self.aud, self.nonce) = (jti, iss, aud, nonce)
+            (self.exp, self.iat, self.sub) = (exp, iat, sub)
+            self.profile = profile
+        }
     }
 
-    /// The stored form, also the Codable form (the property names are the keys).
+    /// Every claim, built: the Codable form (the property names are the keys) and what equality compares.
     private struct Fields: Sendable, Equatable, Codable {
         let jti: String
         let iss: String
@@ -82,32 +95,67 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         let userGender: String?
         let userLink: String?
         let atHash: String?
+
+        /// The claims as a JSON payload, with the names SPEC section 3 gives.
+        var json: JSONObject {
+            var members: JSONObject = [
+                "iss": .string(iss), "aud": .string(aud), "sub": .string(sub), "jti": .string(jti),
+                "nonce": .string(nonce),
+                "iat": .number(iat.timeIntervalSince1970), "exp": .number(exp.timeIntervalSince1970),
+            ]
+            let optionalStrings: [(String, String?)] = [
+                ("name", name), ("given_name", givenName), ("middle_name", middleName), ("family_name", familyName),
+                ("email", email), ("picture", picture), ("user_birthday", userBirthday), ("user_gender", userGender),
+                ("user_link", userLink), ("at_hash", atHash),
+            ]
+            for (key, value) in optionalStrings { if let value { members[key] = .string(value) } }
+            if let userFriends { members["user_friends"] = .array(userFriends.map { .string($0) }) }
+            if let userAgeRange { members["user_age_range"] = userAgeRange.json }
+            if let userHometown { members["user_hometown"] = userHometown.json }
+            if let userLocation { members["user_location"] = userLocation.json }
+            return members
+        }
+    }
+
+    /// Every claim, built.
+    private var fields: Fields {
+        Fields(
+            jti: jti, iss: iss, aud: aud, nonce: nonce, exp: exp, iat: iat, sub: sub, name: name, givenName: givenName,
+            middleName: middleName, familyName: familyName, email: email, picture: picture, userFriends: userFriends,
+            userBirthday: userBirthday, userAgeRange: userAgeRange, userHometown: userHometown,
+            userLocation: userLocation, userGender: userGender, userLink: userLink, atHash: atHash
+        )
     }
 
     public static func == (left: AuthenticationTokenClaims, right: AuthenticationTokenClaims) -> Bool {
-        left.values === right.values || left.values.fields == right.values.fields
+        left.values === right.values || left.fields == right.fields
     }
 
     public init(from decoder: any Decoder) throws {
-        values = Values(try Fields(from: decoder))
+        let fields = try Fields(from: decoder)
+        values = Values(
+            jti: fields.jti, iss: fields.iss, aud: fields.aud, nonce: fields.nonce, exp: fields.exp, iat: fields.iat,
+            sub: fields.sub, profile: .object(fields.json)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try values.fields.encode(to: encoder)
+        try fields.encode(to: encoder)
     }
 
     /// Reads claims from a token payload.
     public init(payload: JSONObject) throws(ClaimsError) {
-        try self.init(reading: payload)
+        try self.init(reading: payload, profile: .object(payload))
     }
 
-    /// Reads claims from the validated JSON document of a token payload, in place: only the claims'
-    /// own values are built. A document whose top-level value is not an object has no claims.
+    /// Reads claims from the validated JSON document of a token payload, in place: only the required
+    /// claims are built now. A document whose top-level value is not an object has no claims.
     public init(document: JSONDocument) throws(ClaimsError) {
-        try self.init(reading: DocumentObject(document: document, index: document.root))
+        let object = DocumentObject(document: document, index: document.root)
+        try self.init(reading: object, profile: .document(object))
     }
 
-    private init(reading payload: some ClaimsSource) throws(ClaimsError) {
+    private init(reading payload: some ClaimsSource, profile: ProfileClaims) throws(ClaimsError) {
         func required(_ name: ClaimName) throws(ClaimsError) -> String {
             switch payload.string(name) {
             case .absent: throw .missing(name.description)
@@ -124,50 +172,13 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
             case .value(let seconds): return Date(timeIntervalSince1970: seconds)
             }
         }
-        func optional(_ name: ClaimName) -> String? {
-            if case .value(let string) = payload.string(name) { return string }
-            return nil
-        }
 
         let iss = try required(.iss), aud = try required(.aud), sub = try required(.sub)
         let jti = try required(.jti), nonce = try required(.nonce)
         let iat = try date(.iat), exp = try date(.exp)
-        values = Values(Fields(
-            jti: jti, iss: iss, aud: aud, nonce: nonce, exp: exp, iat: iat, sub: sub,
-            name: optional(.name),
-            givenName: optional(.givenName),
-            middleName: optional(.middleName),
-            familyName: optional(.familyName),
-            email: optional(.email),
-            picture: optional(.picture),
-            userFriends: payload.strings(.userFriends),
-            userBirthday: optional(.userBirthday),
-            userAgeRange: payload.object(.userAgeRange).flatMap(UserAgeRange.init(reading:)),
-            userHometown: payload.object(.userHometown).flatMap(Location.init(reading:)),
-            userLocation: payload.object(.userLocation).flatMap(Location.init(reading:)),
-            userGender: optional(.userGender),
-            userLink: optional(.userLink),
-            atHash: optional(.atHash)
-        ))
+        values = Values(jti: jti, iss: iss, aud: aud, nonce: nonce, exp: exp, iat: iat, sub: sub, profile: profile)
     }
 
     /// The claims as a JSON payload, with the names SPEC section 3 gives.
-    public var json: JSONObject {
-        var members: JSONObject = [
-            "iss": .string(iss), "aud": .string(aud), "sub": .string(sub), "jti": .string(jti),
-            "nonce": .string(nonce),
-            "iat": .number(iat.timeIntervalSince1970), "exp": .number(exp.timeIntervalSince1970),
-        ]
-        let optionalStrings: [(String, String?)] = [
-            ("name", name), ("given_name", givenName), ("middle_name", middleName), ("family_name", familyName),
-            ("email", email), ("picture", picture), ("user_birthday", userBirthday), ("user_gender", userGender),
-            ("user_link", userLink), ("at_hash", atHash),
-        ]
-        for (key, value) in optionalStrings { if let value { members[key] = .string(value) } }
-        if let userFriends { members["user_friends"] = .array(userFriends.map { .string($0) }) }
-        if let userAgeRange { members["user_age_range"] = userAgeRange.json }
-        if let userHometown { members["user_hometown"] = userHometown.json }
-        if let userLocation { members["user_location"] = userLocation.json }
-        return members
-    }
+    public var json: JSONObject { fields.json }
 }

@@ -21,6 +21,14 @@ protocol ClaimsSource: SendableMetatype {
     var memberCount: Int { get }
 }
 
+extension ClaimsSource {
+    /// The member when it is a string; nil when it is absent or of another type.
+    func optionalString(_ name: ClaimName) -> String? {
+        if case .value(let string) = string(name) { return string }
+        return nil
+    }
+}
+
 /// Every member name the claims rules read: the claims of SPEC section 3, and the members of the
 /// `user_age_range` and location objects.
 enum ClaimName: Int, CaseIterable {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which of the three parts of a compact JWS a problem is in.
 public enum JWSSegment: String, Sendable, Equatable {
     case header, payload, signature
@@ -155,24 +163,11 @@ public struct CompactJWS: Sendable {
         return Parts(header: header, payload: payload, signature: signature, signedByteCount: second)
     }
 
-    /// The offset of the first `.` at or after `start`, eight bytes at a time.
+    /// The offset of the first `.` at or after `start` (the C library's `memchr`, which reads a vector
+    /// register at a time).
     private static func firstDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let dots = ones &* UInt64(UInt8(ascii: "."))
-        var position = start
-        while position + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) ^ dots
-            // A zero byte in `word` is a dot; the lowest flagged byte is always a real one.
-            let found = (word &- ones) & ~word & highs
-            if found != 0 { return position + found.trailingZeroBitCount / 8 }
-            position += 8
-        }
-        while position < bytes.count {
-            if bytes[position] == UInt8(ascii: ".") { return position }
-            position += 1
-        }
-        return nil
+        guard let base = bytes.baseAddress, start < bytes.count else { return nil }
+        guard let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 }

@@ -68,7 +68,11 @@ public struct JSONMemberNames: Sendable {
             if position < 0 { return nil }
             if fingerprints[position] == name.payload {
                 let expected = names[position]
-                let bytes = UnsafeRawBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
+                let count = expected.utf8CodeUnitCount
+                // A fingerprint holds the length and the first seven bytes: for a plain name of at most seven
+                // bytes and the same length, equal fingerprints are equal names.
+                if name.kind == .string, count <= 7, Int(name.end - name.start) == count { return position }
+                let bytes = UnsafeRawBufferPointer(start: expected.utf8Start, count: count)
                 if JSONDocument.stringEquals(name, in: text, bytes) { return position }
             }
             bucket = (bucket + 1) & 63

@@ -74,9 +74,9 @@ struct JSONScanner {
     mutating func scanObject(depth: Int) throws(JSONParseError) {
         guard let header = try open(.object, closing: UInt8(ascii: "}"), depth: depth) else { return }
         var count: Int32 = 0
-        // A 64-bit summary of the names so far: most names differ in it, and only a name whose bit is
+        // A 128-bit summary of the names so far: most names differ in it, and only a name whose bit is
         // already set is compared with the earlier names.
-        var seen: UInt64 = 0
+        var seen: (low: UInt64, high: UInt64) = (0, 0)
         var names: Set<[UInt8]>? = nil
         while true {
             skipWhitespace()
@@ -87,10 +87,15 @@ struct JSONScanner {
             if names != nil {
                 if names?.insert(nameBytes(at: name)).inserted == false { throw duplicate(name) }
             } else {
-                let fingerprint = tape[name].payload
-                let bit: UInt64 = 1 << ((fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
-                if seen & bit != 0 { try checkUnique(name, in: header) }
-                seen |= bit
+                let hash = (tape[name].payload &* 0x9E37_79B9_7F4A_7C15) >> 57
+                let bit: UInt64 = 1 << (hash & 63)
+                if hash < 64 {
+                    if seen.low & bit != 0 { try checkUnique(name, in: header) }
+                    seen.low |= bit
+                } else {
+                    if seen.high & bit != 0 { try checkUnique(name, in: header) }
+                    seen.high |= bit
+                }
                 if count + 1 > Self.linearNameLimit {
                     var set: Set<[UInt8]> = [nameBytes(at: name)]
                     var index = header + 1
@@ -202,15 +207,20 @@ struct JSONScanner {
         position += 1
         let start = position
         let count = input.count
-        // Fast path: eight plain bytes at a time (no quote, backslash, control byte or non-ASCII byte).
-        if let base = input.baseAddress {
-            while position + 8 <= count {
-                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                if Self.hasSpecialByte(word) { break }
-                position += 8
+        while true {
+            // Plain bytes (no quote, backslash, control byte or non-ASCII byte) eight at a time, straight to
+            // the first byte that is not plain.
+            if let base = input.baseAddress {
+                while position + 8 <= count {
+                    let special = Self.specialBytes(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if special != 0 {
+                        position += special.trailingZeroBitCount >> 3
+                        break
+                    }
+                    position += 8
+                }
             }
-        }
-        while position < count {
+            guard position < count else { throw .unexpectedEnd }
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
                 let fingerprint = isName
@@ -224,7 +234,6 @@ struct JSONScanner {
             if byte < 0x20 { throw .unescapedControlCharacter(offset: position) }
             if byte >= 0x80 { position = try Self.validateUTF8Sequence(input, at: position) } else { position += 1 }
         }
-        guard position < count else { throw .unexpectedEnd }
         // Escapes: unescape from the start (the plain prefix is read again) to validate and fingerprint.
         scratch.removeAll(keepingCapacity: true)
         let end = try Self.unescapeString(input, from: start, into: &scratch)
@@ -233,16 +242,19 @@ struct JSONScanner {
         position = end + 1
     }
 
-    /// True when one of the eight bytes is `"`, `\`, below 0x20 or above 0x7F.
+    /// The bytes of `word` (in memory order) that are `"`, `\`, below 0x20 or above 0x7F, flagged by their
+    /// high bits. The lowest flag is always exact (flags above it may be false), so the first byte that
+    /// is not plain is at `trailingZeroBitCount / 8`; zero when all eight are plain.
     @inline(__always)
-    static func hasSpecialByte(_ word: UInt64) -> Bool {
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let word = UInt64(littleEndian: word)
         let quote = hasZero(word ^ (ones &* 0x22))
         let backslash = hasZero(word ^ (ones &* 0x5C))
         let control = (word &- ones &* 0x20) & ~word & highs
-        return (quote | backslash | control | (word & highs)) != 0
+        return quote | backslash | control | (word & highs)
     }
 
     /// Unescapes and validates a string's content from `start` (just after the opening quote) into

@@ -193,6 +193,19 @@ struct ClaimsStorageTests {
         #expect(try JSONDecoder().decode(AuthenticationTokenClaims.self, from: encoded) == claims)
     }
 
+    @Test("claims read in place from a document have the same Codable form, and decode to an equal claim set")
+    func codableFormFromDocument() throws {
+        let fromDocument = try AuthenticationTokenClaims(document: JSONDocument(parsing: JSONSerializer.serialize(.object(payload))))
+        let fromObject = try AuthenticationTokenClaims(payload: payload)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(fromDocument) == encoder.encode(fromObject))
+        let decoded = try JSONDecoder().decode(AuthenticationTokenClaims.self, from: encoder.encode(fromDocument))
+        #expect(decoded == fromDocument)
+        #expect(decoded.userAgeRange == fromDocument.userAgeRange && decoded.userHometown == fromDocument.userHometown)
+        #expect(decoded.json == fromObject.json)
+    }
+
     @Test("two claim sets read separately from equal payloads are equal; a different claim makes them differ")
     func equality() throws {
         let first = try AuthenticationTokenClaims(payload: payload)

@@ -102,6 +102,25 @@ struct JSONDocumentTests {
         }
     }
 
+    @Test("the eight-byte scan resumes after each multi-byte character, wherever it falls")
+    func stringScanResumes() throws {
+        for sequence in ["\u{E9}", "\u{20AC}", "\u{1F600}"] {
+            for before in 0..<18 {
+                for after in [0, 1, 7, 8, 9, 15] {
+                    let content = String(repeating: "a", count: before) + sequence + String(repeating: "b", count: after) + sequence
+                    let text = #"{"k":""# + content + #"","n":1}"#
+                    #expect(try document(text).value == .object(["k": .string(content), "n": 1]))
+                    var broken = Array(text.utf8)
+                    // The last byte of the second sequence becomes a quote: the sequence is cut short.
+                    let offset = 6 + content.utf8.count - 1
+                    broken[offset] = UInt8(ascii: "\"")
+                    let lead = offset - (sequence.utf8.count - 1)
+                    #expect(throws: JSONParseError.invalidUTF8(offset: lead)) { try JSONDocument(parsing: broken) }
+                }
+            }
+        }
+    }
+
     @Test("a top-level value of any type is a document; its type is named as JSONValue names it")
     func topLevelKinds() throws {
         #expect(try document("[1]").typeName(at: 0) == "array")
