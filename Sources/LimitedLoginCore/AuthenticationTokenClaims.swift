@@ -22,53 +22,72 @@ public enum ClaimsError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The claims of a Limited Login ID token (SPEC section 3).
 ///
 /// The required claims (`iss`, `aud`, `sub`, `jti`, `nonce`, `iat`, `exp`) make the claim set fail when
-/// missing, empty or of the wrong type; they are read once, when the claim set is made. An optional claim
-/// of the wrong type is dropped on its own (it reads as nil): the rest of the token stays usable. The
-/// optional claims are built from the payload each time one is read (see ``ProfileClaims``), so a server
-/// that reads only `sub` pays for no others.
+/// missing, empty or of the wrong type; that is checked when the claim set is made. An optional claim of
+/// the wrong type is dropped on its own (it reads as nil): the rest of the token stays usable. Strings,
+/// arrays and objects are built from the payload each time one is read (see ``ClaimsPayload``), so a
+/// server that reads only `sub` pays for no others.
 public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
-    public var jti: String { values.jti }
-    public var iss: String { values.iss }
-    public var aud: String { values.aud }
-    public var nonce: String { values.nonce }
+    // The required strings were checked to be present, strings and non-empty when the set was made.
+    public var jti: String { values.payload.string(.jti) ?? "" }
+    public var iss: String { values.payload.string(.iss) ?? "" }
+    public var aud: String { values.payload.string(.aud) ?? "" }
+    public var nonce: String { values.payload.string(.nonce) ?? "" }
     public var exp: Date { values.exp }
     public var iat: Date { values.iat }
-    public var sub: String { values.sub }
-    public var name: String? { values.profile.string(.name) }
-    public var givenName: String? { values.profile.string(.givenName) }
-    public var middleName: String? { values.profile.string(.middleName) }
-    public var familyName: String? { values.profile.string(.familyName) }
-    public var email: String? { values.profile.string(.email) }
-    public var picture: String? { values.profile.string(.picture) }
+    public var sub: String { values.payload.string(.sub) ?? "" }
+    public var name: String? { values.payload.string(.name) }
+    public var givenName: String? { values.payload.string(.givenName) }
+    public var middleName: String? { values.payload.string(.middleName) }
+    public var familyName: String? { values.payload.string(.familyName) }
+    public var email: String? { values.payload.string(.email) }
+    public var picture: String? { values.payload.string(.picture) }
     /// App-scoped IDs of friends who also use the app and granted `user_friends`.
-    public var userFriends: [String]? { values.profile.strings(.userFriends) }
+    public var userFriends: [String]? { values.payload.strings(.userFriends) }
     /// `MM/DD/YYYY`.
-    public var userBirthday: String? { values.profile.string(.userBirthday) }
-    public var userAgeRange: UserAgeRange? { values.profile.userAgeRange }
-    public var userHometown: Location? { values.profile.location(.userHometown) }
-    public var userLocation: Location? { values.profile.location(.userLocation) }
-    public var userGender: String? { values.profile.string(.userGender) }
-    public var userLink: String? { values.profile.string(.userLink) }
+    public var userBirthday: String? { values.payload.string(.userBirthday) }
+    public var userAgeRange: UserAgeRange? { values.payload.userAgeRange }
+    public var userHometown: Location? { values.payload.location(.userHometown) }
+    public var userLocation: Location? { values.payload.location(.userLocation) }
+    public var userGender: String? { values.payload.string(.userGender) }
+    public var userLink: String? { values.payload.string(.userLink) }
     /// Classic logins only: half the SHA-256 of the access token.
-    public var atHash: String? { values.profile.string(.atHash) }
+    public var atHash: String? { values.payload.string(.atHash) }
+
+    /// True when `iss` has exactly the bytes of one of `issuers`, compared where it lies in the payload.
+    package func issuer(isOneOf issuers: some Sequence<String>) -> Bool {
+        values.payload.withStringBytes(.iss) { issuer in
+            issuers.contains { var expected = $0; return expected.withUTF8 { Self.sameBytes(issuer, $0) } }
+        } ?? false
+    }
+
+    /// True when `aud` has exactly the bytes of `audience`, compared where it lies in the payload.
+    package func audience(is audience: String) -> Bool {
+        var expected = audience
+        return expected.withUTF8 { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
+    }
+
+    private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        left.count == right.count && JSONDocument.bytesEqual(left, at: 0, UnsafeRawBufferPointer(right))
+    }
+
+    /// True when `nonce` has exactly the bytes of `expected`, compared in time that depends only on the lengths.
+    package func nonce(matches expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { expected in
+            values.payload.withStringBytes(.nonce) { constantTimeEquals($0, UnsafeRawBufferPointer(expected)) }
+        } ?? false
+    }
 
     /// One shared box: a claim set is made once and then passed around, and copying one reference costs
-    /// less than copying its strings.
+    /// less than copying the payload it reads from.
     private let values: Values
 
     private final class Values: Sendable {
-        let jti: String, iss: String, aud: String, nonce: String
         let exp: Date, iat: Date
-        let sub: String
-        let profile: ProfileClaims
+        let payload: ClaimsPayload
 
-        init(
-            jti: String, iss: String, aud: String, nonce: String, exp: Date, iat: Date, sub: String,
-            profile: ProfileClaims
-        ) {
-            (self.jti, self.iss, self.aud, self.nonce) = (jti, iss, aud, nonce)
-            (self.exp, self.iat, self.sub) = (exp, iat, sub)
-            self.profile = profile
+        init(exp: Date, iat: Date, payload: ClaimsPayload) {
+            (self.exp, self.iat, self.payload) = (exp, iat, payload)
         }
     }
 
@@ -132,11 +151,8 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try Fields(from: decoder)
-        values = Values(
-            jti: fields.jti, iss: fields.iss, aud: fields.aud, nonce: fields.nonce, exp: fields.exp, iat: fields.iat,
-            sub: fields.sub, profile: .object(fields.json)
-        )
+        let payload = try Fields(from: decoder).json
+        try self.init(reading: payload, payload: .object(payload))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -145,38 +161,40 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
 
     /// Reads claims from a token payload.
     public init(payload: JSONObject) throws(ClaimsError) {
-        try self.init(reading: payload, profile: .object(payload))
+        try self.init(reading: payload, payload: .object(payload))
     }
 
-    /// Reads claims from the validated JSON document of a token payload, in place: only the required
-    /// claims are built now. A document whose top-level value is not an object has no claims.
+    /// Reads claims from the validated JSON document of a token payload, in place: the required claims
+    /// are checked now, and values are built when read. A document whose top-level value is not an object
+    /// has no claims.
     public init(document: JSONDocument) throws(ClaimsError) {
         let object = DocumentObject(document: document, index: document.root)
-        try self.init(reading: object, profile: .document(object))
+        try self.init(reading: object, payload: .document(object))
     }
 
-    private init(reading payload: some ClaimsSource, profile: ProfileClaims) throws(ClaimsError) {
-        func required(_ name: ClaimName) throws(ClaimsError) -> String {
-            switch payload.string(name) {
+    private init(reading source: some ClaimsSource, payload: ClaimsPayload) throws(ClaimsError) {
+        func required(_ name: ClaimName) throws(ClaimsError) {
+            switch source.isEmptyString(name) {
             case .absent: throw .missing(name.description)
             case .wrongType: throw .wrongType(name.description, expected: "string")
-            case .value(let string):
-                guard !string.isEmpty else { throw .empty(name.description) }
-                return string
+            case .value(let isEmpty): if isEmpty { throw .empty(name.description) }
             }
         }
         func date(_ name: ClaimName) throws(ClaimsError) -> Date {
-            switch payload.number(name) {
+            switch source.number(name) {
             case .absent: throw .missing(name.description)
             case .wrongType: throw .wrongType(name.description, expected: "number")
             case .value(let seconds): return Date(timeIntervalSince1970: seconds)
             }
         }
 
-        let iss = try required(.iss), aud = try required(.aud), sub = try required(.sub)
-        let jti = try required(.jti), nonce = try required(.nonce)
+        try required(.iss)
+        try required(.aud)
+        try required(.sub)
+        try required(.jti)
+        try required(.nonce)
         let iat = try date(.iat), exp = try date(.exp)
-        values = Values(jti: jti, iss: iss, aud: aud, nonce: nonce, exp: exp, iat: iat, sub: sub, profile: profile)
+        values = Values(exp: exp, iat: iat, payload: payload)
     }
 
     /// The claims as a JSON payload, with the names SPEC section 3 gives.

@@ -12,6 +12,8 @@ enum ClaimRead<Value> {
 /// this, in ``AuthenticationTokenClaims``, ``UserAgeRange`` and ``Location``.
 protocol ClaimsSource: SendableMetatype {
     func string(_ name: ClaimName) -> ClaimRead<String>
+    /// Whether the member is an empty string, without building it.
+    func isEmptyString(_ name: ClaimName) -> ClaimRead<Bool>
     func number(_ name: ClaimName) -> ClaimRead<Double>
     /// The member when it is an array of strings only.
     func strings(_ name: ClaimName) -> [String]?
@@ -80,6 +82,11 @@ extension JSONObject: ClaimsSource {
         return value.stringValue.map(ClaimRead.value) ?? .wrongType
     }
 
+    func isEmptyString(_ name: ClaimName) -> ClaimRead<Bool> {
+        guard let value = self[name.text.description] else { return .absent }
+        return value.stringValue.map { ClaimRead.value($0.isEmpty) } ?? .wrongType
+    }
+
     func number(_ name: ClaimName) -> ClaimRead<Double> {
         guard let value = self[name.text.description] else { return .absent }
         return value.numberValue.map(ClaimRead.value) ?? .wrongType
@@ -112,6 +119,14 @@ struct DocumentObject: ClaimsSource {
         guard let member = slots[name.rawValue] else { return .absent }
         return document.string(at: member).map(ClaimRead.value) ?? .wrongType
     }
+
+    func isEmptyString(_ name: ClaimName) -> ClaimRead<Bool> {
+        guard let member = slots[name.rawValue] else { return .absent }
+        return document.isEmptyString(at: member).map(ClaimRead.value) ?? .wrongType
+    }
+
+    /// The position of member `name`'s value, or nil when there is no such member.
+    func slot(_ name: ClaimName) -> Int? { slots[name.rawValue] }
 
     func number(_ name: ClaimName) -> ClaimRead<Double> {
         guard let member = slots[name.rawValue] else { return .absent }

@@ -55,6 +55,35 @@ public struct JSONDocument: Sendable {
         }
     }
 
+    /// Whether the string at `index` is empty (nil when the value is not a string), without building it.
+    /// Every escape stands for at least one byte, so only `""` is empty.
+    @inlinable
+    public func isEmptyString(at index: Int) -> Bool? {
+        let entry = tape[index]
+        switch entry.kind {
+        case .string: return entry.end == entry.start
+        case .escapedString: return false
+        default: return nil
+        }
+    }
+
+    /// Calls `body` with the UTF-8 content of the string at `index` (read in place unless it has
+    /// escapes); nil when the value is not a string.
+    @inlinable
+    public func withStringBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+        let entry = tape[index]
+        switch entry.kind {
+        case .string:
+            return try bytes.withUnsafeBytes { text in
+                try body(UnsafeRawBufferPointer(rebasing: text[Int(entry.start)..<Int(entry.end)]))
+            }
+        case .escapedString:
+            return try unescapedBytes(of: entry).withUnsafeBytes(body)
+        default:
+            return nil
+        }
+    }
+
     /// True when the value at `index` is a string whose content is exactly these UTF-8 bytes (no
     /// Unicode equivalence), without building a `String`.
     @inlinable

@@ -145,6 +145,7 @@ struct JSONScanner {
     }
 
     /// Reads the `,` or the closing byte after a member or element: true when it closes the container.
+    @inline(__always)
     private mutating func isClosed(by closing: UInt8) throws(JSONParseError) -> Bool {
         skipWhitespace()
         let separator = try peek()
@@ -203,6 +204,7 @@ struct JSONScanner {
     // MARK: Strings
 
     /// Scans a string from its opening quote; leaves the position after the closing quote.
+    @inline(__always)
     mutating func scanString(isName: Bool) throws(JSONParseError) {
         position += 1
         let start = position

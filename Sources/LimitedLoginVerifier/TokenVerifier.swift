@@ -127,11 +127,10 @@ public struct TokenVerifier: Sendable {
             case .empty(let name): throw .emptyClaim(name)
             }
         }
-        // Byte-exact: Swift's == would let a canonically equivalent spelling through.
-        guard configuration.allowedIssuers.contains(where: { $0.hasSameBytes(as: claims.iss) }) else {
-            throw .issuerNotAllowed(claims.iss)
-        }
-        guard claims.aud.hasSameBytes(as: configuration.appID) else {
+        // Byte-exact, where the values lie in the payload: Swift's == would let a canonically equivalent
+        // spelling through.
+        guard claims.issuer(isOneOf: configuration.allowedIssuers) else { throw .issuerNotAllowed(claims.iss) }
+        guard claims.audience(is: configuration.appID) else {
             throw .audienceMismatch(expected: configuration.appID, actual: claims.aud)
         }
         let now = clock.now
@@ -141,9 +140,7 @@ public struct TokenVerifier: Sendable {
         guard now.timeIntervalSince(claims.iat) <= configuration.maximumTokenAge + leeway else {
             throw .issuedTooLongAgo(issuedAt: claims.iat, maximumAge: configuration.maximumTokenAge)
         }
-        if let expected = nonce.expectedValue, !constantTimeEquals(claims.nonce, expected) {
-            throw .nonceMismatch
-        }
+        if let expected = nonce.expectedValue, !claims.nonce(matches: expected) { throw .nonceMismatch }
         return claims
     }
 }

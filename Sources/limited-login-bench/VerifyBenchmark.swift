@@ -70,18 +70,28 @@ struct VerifyBenchmark {
         }
         if CommandLine.arguments.contains("--breakdown") {
             // Each stage of the full path alone, with the same code and settings the verifier uses.
+            // Each stage's best rate over 20 short samples: a stage takes well under a microsecond, and the
+            // best sample is the one least disturbed by the rest of the machine.
             let cachedKey = try await keys.key(for: "bench-key")
             let json = TokenVerifier.json
-            let parse = measure(seconds: 1) { _ = try? CompactJWS(parsing: token, json: json) }
-            let lookup = try await measureAsync(seconds: 1) { _ = try await keys.key(for: "bench-key") }
+            let parse = best { measure(seconds: 0.05) { _ = try? CompactJWS(parsing: token, json: json) } }
+            var lookup = 0.0
+            for _ in 0..<20 { lookup = max(lookup, try await measureAsync(seconds: 0.05) { _ = try await keys.key(for: "bench-key") }) }
             let bareCached = measure(seconds: 1) { _ = cachedKey.isValidSignature(signature, for: signingInput) }
-            let claimsRate = measure(seconds: 1) { _ = try? AuthenticationTokenClaims(document: jws.payloadDocument) }
+            let claimsRate = best { measure(seconds: 0.05) { _ = try? AuthenticationTokenClaims(document: jws.payloadDocument) } }
             let segments = token.split(separator: ".").map(String.init)
-            let b64 = measure(seconds: 1) { _ = try? Base64URL.decode(segments[1]) }
+            let b64 = best { measure(seconds: 0.05) { _ = try? Base64URL.decode(segments[1]) } }
             let payloadBytes = jws.payloadBytes
-            let jsonRate = measure(seconds: 1) { _ = try? json.document(payloadBytes) }
-            print(String(format: "  breakdown: base64url payload %.2f µs, JSON payload (validate and index) %.2f µs", 1e6 / b64, 1e6 / jsonRate))
-            print(String(format: "  breakdown: parse %.2f µs, key lookup %.2f µs, claims %.2f µs, signature with the cached JWK key %.1f µs",
+            let jsonRate = best { measure(seconds: 0.05) { _ = try? json.document(payloadBytes) } }
+            var bestFull = 0.0
+            for _ in 0..<20 {
+                bestFull = max(bestFull, try await measureAsync(seconds: 0.05) { _ = try await verifier.verify(token, nonce: .exact("bench-nonce")) })
+            }
+            let bestBare = best { measure(seconds: 0.05) { _ = publicKey.isValidSignature(signature, for: signingInput) } }
+            print(String(format: "  breakdown: full %.3f µs, bare %.3f µs, everything but the signature check %.3f µs",
+                         1e6 / bestFull, 1e6 / bestBare, 1e6 / bestFull - 1e6 / bestBare))
+            print(String(format: "  breakdown: base64url payload %.3f µs, JSON payload (validate and index) %.3f µs", 1e6 / b64, 1e6 / jsonRate))
+            print(String(format: "  breakdown: parse %.3f µs, key lookup %.3f µs, claims %.3f µs, signature with the cached JWK key %.1f µs",
                          1e6 / parse, 1e6 / lookup, 1e6 / claimsRate, 1e6 / bareCached))
         }
         guard keys.fetchCount == 1 else { throw BenchmarkError.cacheNotWarm(keys.fetchCount) }
@@ -91,6 +101,9 @@ struct VerifyBenchmark {
     }
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// The highest of 20 rates.
+    private func best(_ sample: () -> Double) -> Double { (0..<20).map { _ in sample() }.max() ?? 0 }
 
     private func measure(seconds: Double, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()

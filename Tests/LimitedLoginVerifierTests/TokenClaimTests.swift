@@ -82,6 +82,29 @@ struct TokenClaimTests {
         }
     }
 
+    @Test("iss, aud and nonce are compared after unescaping, where they lie in the payload; one byte off still fails")
+    func escapedValues() async throws {
+        let factory = fixture.factory
+        // Every character of the value as a \u escape: the token says the same thing in other bytes.
+        func escaped(_ value: String) -> String { value.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined() }
+        func token(_ name: String, _ spelling: String) -> String {
+            var claims = factory.claims
+            claims[name] = nil
+            var text = String(decoding: JSONSerializer.serialize(.object(claims)), as: UTF8.self)
+            text.removeLast()
+            return factory.token(headerText: factory.headerText, payloadText: text + #","\#(name)":"\#(spelling)"}"#)
+        }
+        for (name, value) in [("iss", factory.issuer), ("aud", factory.appID), ("nonce", factory.nonce)] {
+            let verified = try await fixture.verifier.verify(token(name, escaped(value)), nonce: .exact(factory.nonce))
+            #expect(verified.claims.iss == factory.issuer && verified.claims.aud == factory.appID && verified.claims.nonce == factory.nonce)
+        }
+        let wrongLast = { (value: String) in escaped(String(value.dropLast())) + "\\u0021" }
+        #expect(await fixture.failure(token("iss", wrongLast(factory.issuer))) == .issuerNotAllowed(String(factory.issuer.dropLast()) + "!"))
+        #expect(await fixture.failure(token("aud", wrongLast(factory.appID)))
+            == .audienceMismatch(expected: factory.appID, actual: String(factory.appID.dropLast()) + "!"))
+        #expect(await fixture.failure(token("nonce", wrongLast(factory.nonce))) == .nonceMismatch)
+    }
+
     @Test("expiry: within the 60 s leeway passes, beyond it is expired")
     func expiry() async {
         let now = fixture.clock.now
