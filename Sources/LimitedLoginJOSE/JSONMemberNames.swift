@@ -6,31 +6,43 @@
 public struct JSONMemberNames: Sendable {
     /// The names, in the order their slots have.
     public let names: [StaticString]
-    private let fingerprints: [UInt64]
-    /// Open addressing by fingerprint: each bucket holds a name's position, or -1.
-    private let buckets: [Int8]
+    /// Open addressing by fingerprint, in a table four times larger than the most names it holds, so
+    /// that a lookup almost always ends at its first bucket: each bucket holds a name's position (or -1)
+    /// and that name's fingerprint and length.
+    private let buckets: [Bucket]
+
+    /// `bytes` points into a `StaticString`'s storage, which lives as long as the program.
+    private struct Bucket: @unchecked Sendable {
+        var position: Int32 = -1
+        var count: Int32 = 0
+        var fingerprint: UInt64 = 0
+        var bytes: UnsafeRawPointer?
+    }
 
     /// The largest number of names in one set.
     public static let capacity = 32
+    private static let bucketCount = 128
 
     /// Prepares `names`; only the first ``capacity`` are kept.
     public init(_ names: [StaticString]) {
         let names = Array(names.prefix(Self.capacity))
         self.names = names
-        let fingerprints = names.map { JSONTapeEntry.fingerprint(UnsafeRawBufferPointer(start: $0.utf8Start, count: $0.utf8CodeUnitCount)) }
-        self.fingerprints = fingerprints
-        var buckets = [Int8](repeating: -1, count: 64)
-        for (position, fingerprint) in fingerprints.enumerated() {
+        var buckets = [Bucket](repeating: Bucket(), count: Self.bucketCount)
+        for (position, name) in names.enumerated() {
+            let bytes = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            let fingerprint = JSONTapeEntry.fingerprint(bytes)
             var bucket = Self.bucket(of: fingerprint)
-            while buckets[bucket] >= 0 { bucket = (bucket + 1) & 63 }
-            buckets[bucket] = Int8(position)
+            while buckets[bucket].position >= 0 { bucket = (bucket + 1) & (Self.bucketCount - 1) }
+            buckets[bucket] = Bucket(
+                position: Int32(position), count: Int32(bytes.count), fingerprint: fingerprint, bytes: bytes.baseAddress
+            )
         }
         self.buckets = buckets
     }
 
     @inline(__always)
     private static func bucket(of fingerprint: UInt64) -> Int {
-        Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 57)
     }
 
     /// Places each member of the object at `object` whose name is in this set; the whole walk reads the
@@ -38,18 +50,16 @@ public struct JSONMemberNames: Sendable {
     fileprivate func place(membersOf object: Int, in document: JSONDocument, into slots: inout JSONMemberSlots) {
         document.tape.withUnsafeBufferPointer { tape in
             document.bytes.withUnsafeBytes { text in
-                fingerprints.withUnsafeBufferPointer { fingerprints in
-                    buckets.withUnsafeBufferPointer { buckets in
-                        guard object < tape.count, tape[object].kind == .object else { return }
-                        let end = Int(tape[object].end)
-                        var index = object + 1
-                        while index < end {
-                            if let position = position(of: tape[index], fingerprints, buckets, text) {
-                                slots.set(position, index + 1)
-                            }
-                            let value = tape[index + 1]
-                            index = value.kind.isContainer ? Int(value.end) : index + 2
+                buckets.withUnsafeBufferPointer { buckets in
+                    guard object < tape.count, tape[object].kind == .object else { return }
+                    let end = Int(tape[object].end)
+                    var index = object + 1
+                    while index < end {
+                        if let position = position(of: tape[index], buckets, text) {
+                            slots.set(position, index + 1)
                         }
+                        let value = tape[index + 1]
+                        index = value.kind.isContainer ? Int(value.end) : index + 2
                     }
                 }
             }
@@ -58,24 +68,20 @@ public struct JSONMemberNames: Sendable {
 
     /// The position in this set of the member name `name`, or nil.
     @inline(__always)
-    private func position(
-        of name: JSONTapeEntry, _ fingerprints: UnsafeBufferPointer<UInt64>, _ buckets: UnsafeBufferPointer<Int8>,
-        _ text: UnsafeRawBufferPointer
-    ) -> Int? {
+    private func position(of name: JSONTapeEntry, _ buckets: UnsafeBufferPointer<Bucket>, _ text: UnsafeRawBufferPointer) -> Int? {
         var bucket = Self.bucket(of: name.payload)
         while true {
-            let position = Int(buckets[bucket])
-            if position < 0 { return nil }
-            if fingerprints[position] == name.payload {
-                let expected = names[position]
-                let count = expected.utf8CodeUnitCount
+            let candidate = buckets[bucket]
+            if candidate.position < 0 { return nil }
+            if candidate.fingerprint == name.payload {
+                let count = Int(candidate.count)
                 // A fingerprint holds the length and the first seven bytes: for a plain name of at most seven
                 // bytes and the same length, equal fingerprints are equal names.
-                if name.kind == .string, count <= 7, Int(name.end - name.start) == count { return position }
-                let bytes = UnsafeRawBufferPointer(start: expected.utf8Start, count: count)
-                if JSONDocument.stringEquals(name, in: text, bytes) { return position }
+                if name.kind == .string, count <= 7, Int(name.end - name.start) == count { return Int(candidate.position) }
+                let bytes = UnsafeRawBufferPointer(start: candidate.bytes, count: count)
+                if JSONDocument.stringEquals(name, in: text, bytes) { return Int(candidate.position) }
             }
-            bucket = (bucket + 1) & 63
+            bucket = (bucket + 1) & (Self.bucketCount - 1)
         }
     }
 }
