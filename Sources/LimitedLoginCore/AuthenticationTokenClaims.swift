@@ -54,27 +54,37 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     public var atHash: String? { values.payload.string(.atHash) }
 
     /// True when `iss` has exactly the bytes of one of `issuers`, compared where it lies in the payload.
-    package func issuer(isOneOf issuers: some Sequence<String>) -> Bool {
+    package func issuer(isOneOf issuers: Set<String>) -> Bool {
+        // A concrete collection, so the loop is specialized here rather than run through generic witnesses.
         values.payload.withStringBytes(.iss) { issuer in
-            issuers.contains { var expected = $0; return expected.withUTF8 { Self.sameBytes(issuer, $0) } }
+            for expected in issuers where expected.utf8.count == issuer.count {
+                if Self.withBytes(of: expected, { Self.sameBytes(issuer, $0) }) { return true }
+            }
+            return false
         } ?? false
     }
 
     /// True when `aud` has exactly the bytes of `audience`, compared where it lies in the payload.
     package func audience(is audience: String) -> Bool {
-        var expected = audience
-        return expected.withUTF8 { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
+        Self.withBytes(of: audience) { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
     }
 
-    private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        left.count == right.count && JSONDocument.bytesEqual(left, at: 0, UnsafeRawBufferPointer(right))
+    private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        left.count == right.count && JSONDocument.bytesEqual(left, at: 0, right)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `string`, borrowed in place (no copy of the string, so no
+    /// retain and release), or copied when the string has no contiguous UTF-8.
+    @inline(__always)
+    private static func withBytes<Result>(of string: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = string.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        return Array(string.utf8).withUnsafeBytes(body)
     }
 
     /// True when `nonce` has exactly the bytes of `expected`, compared in time that depends only on the lengths.
     package func nonce(matches expected: String) -> Bool {
-        var expected = expected
-        return expected.withUTF8 { expected in
-            values.payload.withStringBytes(.nonce) { constantTimeEquals($0, UnsafeRawBufferPointer(expected)) }
+        Self.withBytes(of: expected) { expected in
+            values.payload.withStringBytes(.nonce) { constantTimeEquals($0, expected) }
         } ?? false
     }
 

@@ -9,47 +9,70 @@ import LimitedLoginJOSE
 /// claim of the wrong type reads as nil). Nothing is validated late: the payload was checked whole
 /// (UTF-8, duplicate names, depth, size), and the required claims' presence, types and emptiness, before
 /// a claim set exists.
-enum ClaimsPayload: Sendable {
-    /// The validated JSON document of a token payload, read in place.
-    case document(DocumentObject)
+///
+/// The fields are kept flat (not as an enum's payloads), so that reading one slot or the document in a
+/// check reads just that field of the shared box instead of copying the whole payload out of it.
+struct ClaimsPayload: Sendable {
+    /// The validated JSON document of a token payload, read in place (nil for a tree).
+    private let document: JSONDocument?
+    /// The claims object's position in `document`, and where each claim name's value is.
+    private let index: Int
+    private let slots: JSONMemberSlots
     /// A payload given as a tree (claims read from a ``JSONObject``, or decoded).
-    case object(JSONObject)
+    private let tree: JSONObject
+
+    static func document(_ source: DocumentObject) -> ClaimsPayload {
+        ClaimsPayload(document: source.document, index: source.index, slots: source.slots, tree: JSONObject())
+    }
+
+    static func object(_ tree: JSONObject) -> ClaimsPayload {
+        ClaimsPayload(document: nil, index: 0, slots: JSONMemberSlots(), tree: tree)
+    }
+
+    private enum Source {
+        case document(DocumentObject)
+        case object(JSONObject)
+    }
+
+    private var source: Source {
+        if let document { return .document(DocumentObject(document: document, index: index, slots: slots)) }
+        return .object(tree)
+    }
 
     func string(_ name: ClaimName) -> String? {
-        switch self {
+        switch source {
         case .document(let source): return source.optionalString(name)
         case .object(let source): return source.optionalString(name)
         }
     }
 
     /// Calls `body` with the UTF-8 bytes of the string claim `name`; nil when it is not a string.
+    @inline(__always)
     func withStringBytes<Result>(_ name: ClaimName, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        switch self {
-        case .document(let source):
-            guard let member = source.slot(name) else { return nil }
-            return source.document.withStringBytes(at: member, body)
-        case .object(let source):
-            guard var string = source.optionalString(name) else { return nil }
-            return string.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        if let document {
+            guard let member = slots[name.rawValue] else { return nil }
+            return document.withStringBytes(at: member, body)
         }
+        guard var string = tree.optionalString(name) else { return nil }
+        return string.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     func strings(_ name: ClaimName) -> [String]? {
-        switch self {
+        switch source {
         case .document(let source): return source.strings(name)
         case .object(let source): return source.strings(name)
         }
     }
 
     var userAgeRange: UserAgeRange? {
-        switch self {
+        switch source {
         case .document(let source): return source.object(.userAgeRange).flatMap(UserAgeRange.init(reading:))
         case .object(let source): return source.object(.userAgeRange).flatMap(UserAgeRange.init(reading:))
         }
     }
 
     func location(_ name: ClaimName) -> Location? {
-        switch self {
+        switch source {
         case .document(let source): return source.object(name).flatMap(Location.init(reading:))
         case .object(let source): return source.object(name).flatMap(Location.init(reading:))
         }

@@ -107,12 +107,19 @@ extension JSONObject: ClaimsSource {
 struct DocumentObject: ClaimsSource {
     let document: JSONDocument
     let index: Int
-    private let slots: JSONMemberSlots
+    let slots: JSONMemberSlots
 
     init(document: JSONDocument, index: Int) {
         self.document = document
         self.index = index
         self.slots = document.members(of: index, named: ClaimName.memberNames)
+    }
+
+    /// The object at `index`, whose members were placed into `slots` before.
+    init(document: JSONDocument, index: Int, slots: JSONMemberSlots) {
+        self.document = document
+        self.index = index
+        self.slots = slots
     }
 
     func string(_ name: ClaimName) -> ClaimRead<String> {

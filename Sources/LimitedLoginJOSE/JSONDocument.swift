@@ -18,9 +18,7 @@ public struct JSONDocument: Sendable {
         if bytes.count > limit { throw .inputTooLarge(size: bytes.count, limit: limit) }
         self.bytes = bytes
         self.tape = try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-            var scanner = JSONScanner(input: buffer, maximumDepth: min(maximumDepth, 512))
-            try scanner.scanDocument()
-            return scanner.tape
+            try JSONScanner.index(buffer, maximumDepth: min(maximumDepth, 512))
         }
     }
 

@@ -90,6 +90,9 @@ public struct JSONMemberNames: Sendable {
 public struct JSONMemberSlots: Sendable {
     private var slots = SIMD32<Int32>(repeating: -1)
 
+    /// Every slot empty.
+    public init() {}
+
     /// The value of the set's `position`th name, or nil when the object has no such member.
     public subscript(position: Int) -> Int? {
         let slot = slots[position]

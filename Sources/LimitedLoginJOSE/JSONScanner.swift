@@ -4,18 +4,42 @@ struct JSONScanner {
     let input: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var position = 0
-    var tape: [JSONTapeEntry]
+    var tape: JSONTapeBuffer
     /// Unescaped names, reused across the document.
     var scratch: [UInt8] = []
 
     /// Objects past this many members also keep their names in a set, so duplicate checks stay linear.
     static let linearNameLimit = 32
 
-    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    private init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, tape: JSONTapeBuffer) {
         self.input = input
         self.maximumDepth = maximumDepth
-        tape = []
-        tape.reserveCapacity(input.count / 8 + 8)
+        self.tape = tape
+    }
+
+    /// Validates `input` as one JSON value and returns its index.
+    static func index(_ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) throws(JSONParseError) -> [JSONTapeEntry] {
+        // Room for an entry per 8 bytes is plenty for tokens and most documents; a denser input is scanned
+        // again with room for an entry per byte (see JSONTapeBuffer).
+        if let tape = try index(input, maximumDepth: maximumDepth, capacity: input.count / 8 + 8) { return tape }
+        return try index(input, maximumDepth: maximumDepth, capacity: input.count + 1) ?? []
+    }
+
+    /// The index, or nil when it did not fit in `capacity` entries.
+    private static func index(
+        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, capacity: Int
+    ) throws(JSONParseError) -> [JSONTapeEntry]? {
+        var failure: JSONParseError?
+        var overflowed = false
+        let tape = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { storage, initialized in
+            var scanner = JSONScanner(input: input, maximumDepth: maximumDepth, tape: JSONTapeBuffer(storage))
+            do throws(JSONParseError) { try scanner.scanDocument() } catch { failure = error }
+            overflowed = scanner.tape.overflowed
+            initialized = scanner.tape.keptCount
+        }
+        if overflowed { return nil }
+        if let failure { throw failure }
+        return tape
     }
 
     mutating func scanDocument() throws(JSONParseError) {
@@ -25,8 +49,14 @@ struct JSONScanner {
         if position < input.count { throw .trailingContent(offset: position) }
     }
 
+    /// Skips whitespace; tokens and other compact JSON have none, so the common case is one comparison.
     @inline(__always)
     mutating func skipWhitespace() {
+        guard position < input.count, input[position] <= 0x20 else { return }
+        skipWhitespaceBytes()
+    }
+
+    mutating func skipWhitespaceBytes() {
         while position < input.count {
             switch input[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -147,6 +177,12 @@ struct JSONScanner {
     /// Reads the `,` or the closing byte after a member or element: true when it closes the container.
     @inline(__always)
     private mutating func isClosed(by closing: UInt8) throws(JSONParseError) -> Bool {
+        // Compact JSON: the separator follows the value at once.
+        if position < input.count {
+            let byte = input[position]
+            if byte == UInt8(ascii: ",") { position += 1; return false }
+            if byte == closing { position += 1; return true }
+        }
         skipWhitespace()
         let separator = try peek()
         position += 1
@@ -156,8 +192,7 @@ struct JSONScanner {
     }
 
     private mutating func close(_ header: Int, count: Int32) {
-        tape[header].start = count
-        tape[header].end = Int32(truncatingIfNeeded: tape.count)
+        tape.close(header, count: count)
     }
 
     private func next(after index: Int) -> Int {

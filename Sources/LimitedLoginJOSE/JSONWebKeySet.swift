@@ -35,6 +35,10 @@ public struct JSONWebKeySet: Sendable {
     /// The keys in document order, as published.
     public let keys: [RSAJSONWebKey]
     private let index: [String: Entry]
+    /// The same entries in a list, searched in order when there are few (a published set has a handful of
+    /// keys): comparing a few short strings costs less than hashing one.
+    private let smallIndex: [(keyID: String, entry: Entry)]
+    private static let smallIndexLimit = 8
 
     private enum Entry: Sendable {
         case usable(RS256PublicKey)
@@ -52,6 +56,11 @@ public struct JSONWebKeySet: Sendable {
             index[key.keyID] = index[key.keyID] == nil ? entry : .ambiguous
         }
         self.index = index
+        self.smallIndex = Self.list(index)
+    }
+
+    private static func list(_ index: [String: Entry]) -> [(keyID: String, entry: Entry)] {
+        index.count <= smallIndexLimit ? index.map { (keyID: $0.key, entry: $0.value) } : []
     }
 
     /// Reads a key-set document.
@@ -80,13 +89,21 @@ public struct JSONWebKeySet: Sendable {
         }
         self.keys = keys
         self.index = index
+        self.smallIndex = Self.list(index)
     }
 
     /// What the set holds for `keyID`, matched byte for byte.
     public func lookup(_ keyID: String) -> KeyLookup {
-        // The dictionary matches by Unicode canonical equivalence; a kid must match exactly.
-        guard let stored = index.index(forKey: keyID), index.keys[stored].hasSameBytes(as: keyID) else { return .missing }
-        switch index.values[stored] {
+        let found: Entry
+        if index.count <= Self.smallIndexLimit {
+            guard let match = smallIndex.first(where: { $0.keyID.hasSameBytes(as: keyID) }) else { return .missing }
+            found = match.entry
+        } else {
+            // The dictionary matches by Unicode canonical equivalence; a kid must match exactly.
+            guard let stored = index.index(forKey: keyID), index.keys[stored].hasSameBytes(as: keyID) else { return .missing }
+            found = index.values[stored]
+        }
+        switch found {
         case .usable(let key): return .found(key)
         case .unusable(let error): return .unusable(error)
         case .ambiguous: return .ambiguous

@@ -11,6 +11,16 @@ public enum KeyResolutionError: Error, Equatable, Sendable {
 /// Supplies the verification key for a `kid`.
 public protocol KeySetProvider: Sendable {
     func key(for keyID: String) async throws(KeyResolutionError) -> RS256PublicKey
+
+    /// The key for `keyID` when it can be had at once (a fresh cache that has it); nil when only
+    /// ``key(for:)`` can tell, by waiting. Throws only what ``key(for:)`` would throw for the same state.
+    /// A verifier asks this first, so the common case costs no suspension point.
+    func immediateKey(for keyID: String) throws(KeyResolutionError) -> RS256PublicKey?
+}
+
+extension KeySetProvider {
+    /// By default every answer goes through ``key(for:)``.
+    public func immediateKey(for keyID: String) throws(KeyResolutionError) -> RS256PublicKey? { nil }
 }
 
 extension JSONWebKeySet {
@@ -35,6 +45,11 @@ public struct StaticKeySet: KeySetProvider {
     }
 
     public func key(for keyID: String) async throws(KeyResolutionError) -> RS256PublicKey {
+        guard let key = try immediateKey(for: keyID) else { throw .unknownKey(keyID) }
+        return key
+    }
+
+    public func immediateKey(for keyID: String) throws(KeyResolutionError) -> RS256PublicKey? {
         guard let key = try keySet.resolve(keyID) else { throw .unknownKey(keyID) }
         return key
     }

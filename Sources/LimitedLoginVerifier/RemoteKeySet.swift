@@ -95,19 +95,30 @@ public final class RemoteKeySet: KeySetProvider {
         }
     }
 
+    /// The key from a fresh cache that has `keyID`; nil when the set is missing, expired or lacks the kid
+    /// (then ``key(for:)`` fetches or waits, as it decides).
+    public func immediateKey(for keyID: String) throws(KeyResolutionError) -> RS256PublicKey? {
+        let now = clock.now
+        return try state.withLock { state throws(KeyResolutionError) -> RS256PublicKey? in
+            guard now < state.expiresAt else { return nil }
+            return try state.cached?.resolve(keyID)
+        }
+    }
+
     /// Decides under the lock whether the cache answers, or which fetch to wait for.
     private func decide(_ keyID: String, mayFetch: Bool) throws(KeyResolutionError) -> Decision {
         let now = clock.now
         return try state.withLock { state throws(KeyResolutionError) -> Decision in
             let coolingDown = state.cooldownStart.map { now.timeIntervalSince($0) < policy.cooldown } ?? false
-            if let cached = state.cached {
+            // Read in place (binding the cached set would copy it, and retain and release its storage).
+            if state.cached != nil {
                 // Expired: refresh first (unless a fetch failed moments ago), whatever the set says of this kid.
                 if now >= state.expiresAt, mayFetch {
                     if let task = state.inflight { return .wait(task) }
                     if !coolingDown { return .wait(startFetch(&state, now: now)) }
                 }
                 // Fresh, or the last good set while the server is failing.
-                if let key = try cached.resolve(keyID) { return .key(key) }
+                if let key = try state.cached?.resolve(keyID) { return .key(key) }
                 // Unknown kid: one refetch, unless one just happened.
                 if mayFetch {
                     if let task = state.inflight { return .wait(task) }

@@ -63,7 +63,8 @@ public struct TokenVerifier: Sendable {
         if let rememberedKeyID { keyID = rememberedKeyID } else { keyID = try checkHeader(jws.headerDocument) }
         let key: RS256PublicKey
         do {
-            key = try await keys.key(for: keyID)
+            // A warm cache answers at once; only a miss waits (for a fetch, or for one already running).
+            if let immediate = try keys.immediateKey(for: keyID) { key = immediate } else { key = try await keys.key(for: keyID) }
         } catch {
             switch error {
             case .unknownKey(let id): throw .unknownKey(id)

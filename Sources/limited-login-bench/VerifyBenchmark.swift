@@ -44,29 +44,37 @@ struct VerifyBenchmark {
         let verifier = TokenVerifier(configuration: .facebook(appID: "1234567890"), keys: keys)
         _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
 
-        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each, one thread")
-        // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed.
+        if CommandLine.arguments.contains("--full-only") {
+            // Nothing but full verifications, for a profiler (`perf record`) to see only that path.
+            let rate = try await measureAsync(seconds: secondsPerRound * 2) { _ = try await verifier.verify(token, nonce: .exact("bench-nonce")) }
+            print(String(format: "verify: %.0f/s full (no baseline: --full-only)", rate))
+            return
+        }
+        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and full checks, one thread")
+        // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed. A warm-up
+        // slice of each first.
         let signature = jws.signature, signingInput = jws.signingInput
+        _ = count { publicKey.isValidSignature(signature, for: signingInput) }
+        _ = try await countAsync(seconds: Self.sliceSeconds) { _ = try await verifier.verify(token, nonce: .exact("bench-nonce")) }
         var fullRates: [Double] = []
         var bareRates: [Double] = []
         var roundRatios: [Double] = []
         for round in 1...rounds {
-            // Bare, full, bare: the full rate is compared with the mean of the bare rates either side of it,
-            // so a drift in machine speed (frequent on shared machines) cancels out of the round's ratio.
-            let checkBare = {
-                measure(seconds: secondsPerRound / 2) {
-                    if !publicKey.isValidSignature(signature, for: signingInput) { fatalError("bare check failed") }
-                }
+            // The round alternates short slices of bare and full checks (bare, full, full, bare, …), so a
+            // change in the shared machine's speed (frequent, and often lasting less than a second) falls on
+            // both sides alike and cancels out of the round's ratio.
+            var bare = Tally(), full = Tally()
+            let slice = Self.sliceSeconds
+            for pair in 0..<max(1, Int(secondsPerRound / (2 * slice))) {
+                let bareFirst = pair % 2 == 0
+                if bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
+                full.add(try await countAsync(seconds: slice) { _ = try await verifier.verify(token, nonce: .exact("bench-nonce")) })
+                if !bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
             }
-            let before = checkBare()
-            let full = try await measureAsync(seconds: secondsPerRound) {
-                _ = try await verifier.verify(token, nonce: .exact("bench-nonce"))
-            }
-            let bare = (before + checkBare()) / 2
-            bareRates.append(bare)
-            fullRates.append(full)
-            roundRatios.append(full / bare)
-            print(String(format: "  round %d: full %.0f/s, bare %.0f/s, ratio %.3f", round, full, bare, full / bare))
+            bareRates.append(bare.rate)
+            fullRates.append(full.rate)
+            roundRatios.append(full.rate / bare.rate)
+            print(String(format: "  round %d: full %.0f/s, bare %.0f/s, ratio %.3f", round, full.rate, bare.rate, full.rate / bare.rate))
         }
         if CommandLine.arguments.contains("--breakdown") {
             // Each stage of the full path alone, with the same code and settings the verifier uses.
@@ -101,6 +109,49 @@ struct VerifyBenchmark {
     }
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// How long each slice of a round lasts.
+    static let sliceSeconds = 0.025
+
+    /// Checks done and time taken, summed over a round's slices.
+    private struct Tally {
+        var checks = 0
+        var seconds = 0.0
+        var rate: Double { Double(checks) / seconds }
+        mutating func add(_ slice: (checks: Int, seconds: Double)) {
+            checks += slice.checks
+            seconds += slice.seconds
+        }
+    }
+
+    /// Bare checks for one slice; a check that fails stops the benchmark (the token must stay valid).
+    private func count(_ check: () -> Bool) -> (checks: Int, seconds: Double) {
+        countSync(seconds: Self.sliceSeconds) { if !check() { fatalError("bare check failed") } }
+    }
+
+    private func countSync(seconds: Double, _ body: () -> Void) -> (checks: Int, seconds: Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        var count = 0
+        while clock.now < deadline {
+            for _ in 0..<16 { body() }
+            count += 16
+        }
+        return (count, (clock.now - start).seconds)
+    }
+
+    private func countAsync(seconds: Double, _ body: () async throws -> Void) async throws -> (checks: Int, seconds: Double) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+        var count = 0
+        while clock.now < deadline {
+            for _ in 0..<16 { try await body() }
+            count += 16
+        }
+        return (count, (clock.now - start).seconds)
+    }
 
     /// The highest of 20 rates.
     private func best(_ sample: () -> Double) -> Double { (0..<20).map { _ in sample() }.max() ?? 0 }

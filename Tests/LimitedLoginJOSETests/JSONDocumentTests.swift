@@ -62,6 +62,33 @@ struct JSONDocumentTests {
         #expect(document.members(of: try #require(slots[0]), named: names)[0] == nil, "a string has no members")
     }
 
+    @Test("input denser than the first guess (more than a value per 8 bytes) is indexed whole, rules and all")
+    func denseInput() throws {
+        // One-digit elements: a value per 2 bytes, so the first scan runs out of room and the second is used.
+        for count in [1, 7, 8, 40, 41, 500] {
+            let text = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+            let document = try document(text)
+            #expect(document.count(at: 0) == count)
+            #expect(document.value == .array(Array(repeating: .number(1), count: count)))
+        }
+        // Nested and dense: containers closed after the first scan ran out of room keep their extent.
+        let nested = "[" + Array(repeating: #"{"a":[1,2],"b":{}}"#, count: 60).joined(separator: ",") + "]"
+        let value = try document(nested).value
+        #expect(value.arrayValue?.count == 60)
+        #expect(value.arrayValue?.last == .object(["a": .array([.number(1), .number(2)]), "b": .object([:])]))
+        // A duplicate past the first scan's room, and one before it: each reported, nothing else.
+        let dense = (0..<200).map { #""\#($0)":0"# }
+        #expect(throws: JSONParseError.duplicateMemberName("150")) {
+            try document("{" + (dense + [#""150":1"#]).joined(separator: ",") + "}")
+        }
+        #expect(throws: JSONParseError.duplicateMemberName("3")) {
+            try document("{" + (Array(dense.prefix(5)) + [#""3":1"#] + dense.dropFirst(5)).joined(separator: ",") + "}")
+        }
+        // A dense document with an error at its end: the error, at its offset.
+        let broken = "[" + Array(repeating: "1", count: 300).joined(separator: ",") + ",]"
+        #expect(throws: JSONParseError.unexpectedByte(UInt8(ascii: "]"), offset: broken.utf8.count - 1)) { try document(broken) }
+    }
+
     @Test("duplicates are found in objects of any size, including past the switch to a name set")
     func duplicatesInLargeObjects() throws {
         for size in [2, 31, 32, 33, 34, 80] {

@@ -102,6 +102,23 @@ struct RS256AndKeyTests {
         guard case .missing = set.lookup("\u{212A}ey-1") else { Issue.record("equivalent kid matched"); return }
     }
 
+    @Test("small sets (searched in order) and large ones (hashed) answer alike, byte for byte")
+    func smallAndLargeSets() throws {
+        for size in [1, 6, 7, 8, 20] {  // with "dup": 2, 7 and 8 kids (searched in order), 9 and 21 (hashed)
+            var entries = (0..<size).map { ("Key-\($0)", key) }
+            entries.append(("dup", key))
+            entries.append(("dup", key))
+            let set = TestKeys.keySet(entries)
+            for index in 0..<size {
+                guard case .found = set.lookup("Key-\(index)") else { Issue.record("Key-\(index) not found in a set of \(size)"); return }
+                guard case .missing = set.lookup("\u{212A}ey-\(index)") else { Issue.record("equivalent kid matched in a set of \(size)"); return }
+            }
+            guard case .ambiguous = set.lookup("dup") else { Issue.record("duplicate kid not ambiguous in a set of \(size)"); return }
+            guard case .missing = set.lookup("Key-\(size)") else { Issue.record("absent kid found in a set of \(size)"); return }
+            guard case .missing = set.lookup("") else { Issue.record("empty kid found in a set of \(size)"); return }
+        }
+    }
+
     @Test("a key-set document that is not a key set is refused")
     func keySetRefusals() {
         #expect(throws: JWKSetError.notAnObject) { try JSONWebKeySet(parsing: Array("[]".utf8)) }

@@ -242,6 +242,33 @@ struct RemoteKeySetTests {
         }
     }
 
+    @Test("the immediate answer: nothing before the first fetch, the key from a fresh set, nothing once it expires")
+    func immediateKey() async throws {
+        let server = KeySetServer(keySet: TestKeys.keySet([("key-1", TestKeys.primary), ("dup", TestKeys.primary), ("dup", TestKeys.secondary)]))
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (_, keys) = verifier(port: port, clock: clock, policy: .init(defaultLifetime: 600))
+            #expect(try keys.immediateKey(for: "key-1") == nil, "no set yet: only key(for:) can fetch one")
+            #expect(server.keySetRequests == 0, "the immediate answer never fetches")
+            let fetched = try await keys.key(for: "key-1")
+            let immediate = try #require(try keys.immediateKey(for: "key-1"))
+            #expect(immediate.components() == fetched.components())
+            #expect(try keys.immediateKey(for: "key-2") == nil, "an unknown kid is left to key(for:), which may refetch")
+            #expect(throws: KeyResolutionError.ambiguousKey("dup")) { try keys.immediateKey(for: "dup") }
+            #expect(try keys.immediateKey(for: "key-1\u{0}") == nil)
+            clock.advance(by: 601)
+            #expect(try keys.immediateKey(for: "key-1") == nil, "an expired set is left to key(for:), which refreshes it")
+            #expect(server.keySetRequests == 1)
+        }
+    }
+
+    @Test("a static set answers at once, with the same errors as key(for:)")
+    func staticImmediateKey() throws {
+        let keys = StaticKeySet(TestKeys.keySet([("key-1", TestKeys.primary)]))
+        #expect(try keys.immediateKey(for: "key-1") != nil)
+        #expect(throws: KeyResolutionError.unknownKey("key-2")) { try keys.immediateKey(for: "key-2") }
+    }
+
     @Test("with no good set ever fetched, the failure says why: keySetUnavailable")
     func neverFetched() async throws {
         let server = serverOnlyPrimary()
