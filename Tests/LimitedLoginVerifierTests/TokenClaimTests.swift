@@ -196,3 +196,17 @@ struct NonceCheckTests {
         #expect(!constantTimeEquals(String(repeating: "a", count: 256), ""))
     }
 }
+
+@Suite("Verifier: the system clock")
+struct SystemClockTests {
+    @Test("reads the wall clock (coarse, to a few milliseconds), and moves forward with it")
+    func wallClock() async throws {
+        let before = Date()
+        let first = SystemClock().now
+        #expect(abs(first.timeIntervalSince(before)) < 0.1, "within a tenth of a second of Date()")
+        try await Task.sleep(for: .milliseconds(50))
+        let second = SystemClock().now
+        #expect(second.timeIntervalSince(first) >= 0.03, "50 ms later it has moved by about that much")
+        #expect(second.timeIntervalSince(first) < 5)
+    }
+}
