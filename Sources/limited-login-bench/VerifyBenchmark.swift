@@ -157,27 +157,13 @@ struct VerifyBenchmark {
     private func best(_ sample: () -> Double) -> Double { (0..<20).map { _ in sample() }.max() ?? 0 }
 
     private func measure(seconds: Double, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-        var count = 0
-        while clock.now < deadline {
-            for _ in 0..<64 { body() }
-            count += 64
-        }
-        return Double(count) / (clock.now - start).seconds
+        let done = countSync(seconds: seconds, body)
+        return Double(done.checks) / done.seconds
     }
 
     private func measureAsync(seconds: Double, _ body: () async throws -> Void) async throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
-        var count = 0
-        while clock.now < deadline {
-            for _ in 0..<64 { try await body() }
-            count += 64
-        }
-        return Double(count) / (clock.now - start).seconds
+        let done = try await countAsync(seconds: seconds, body)
+        return Double(done.checks) / done.seconds
     }
 }
 
