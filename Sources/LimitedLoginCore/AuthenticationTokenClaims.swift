@@ -55,35 +55,24 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
 
     /// True when `iss` has exactly the bytes of one of `issuers`, compared where it lies in the payload.
     package func issuer(isOneOf issuers: Set<String>) -> Bool {
-        // A concrete collection, so the loop is specialized here rather than run through generic witnesses.
+        // A concrete collection, so the search is specialized here rather than run through generic witnesses.
         values.payload.withStringBytes(.iss) { issuer in
-            for expected in issuers where expected.utf8.count == issuer.count {
-                if Self.withBytes(of: expected, { Self.sameBytes(issuer, $0) }) { return true }
-            }
-            return false
+            issuers.contains { $0.withUTF8Bytes { Self.sameBytes(issuer, $0) } }
         } ?? false
     }
 
     /// True when `aud` has exactly the bytes of `audience`, compared where it lies in the payload.
     package func audience(is audience: String) -> Bool {
-        Self.withBytes(of: audience) { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
+        audience.withUTF8Bytes { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
     }
 
     private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
         left.count == right.count && JSONDocument.bytesEqual(left, at: 0, right)
     }
 
-    /// Calls `body` with the UTF-8 bytes of `string`, borrowed in place (no copy of the string, so no
-    /// retain and release), or copied when the string has no contiguous UTF-8.
-    @inline(__always)
-    private static func withBytes<Result>(of string: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if let result = string.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
-        return Array(string.utf8).withUnsafeBytes(body)
-    }
-
     /// True when `nonce` has exactly the bytes of `expected`, compared in time that depends only on the lengths.
     package func nonce(matches expected: String) -> Bool {
-        Self.withBytes(of: expected) { expected in
+        expected.withUTF8Bytes { expected in
             values.payload.withStringBytes(.nonce) { constantTimeEquals($0, expected) }
         } ?? false
     }

@@ -53,8 +53,7 @@ struct ClaimsPayload: Sendable {
             guard let member = slots[name.rawValue] else { return nil }
             return document.withStringBytes(at: member, body)
         }
-        guard var string = tree.optionalString(name) else { return nil }
-        return string.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        return tree.optionalString(name)?.withUTF8Bytes(body)
     }
 
     func strings(_ name: ClaimName) -> [String]? {

@@ -17,4 +17,13 @@ extension String {
         // Bridged strings have no contiguous UTF-8; compare them element by element.
         return (contiguous ?? nil) ?? left.elementsEqual(right)
     }
+
+    /// Calls `body` with the string's UTF-8 bytes, borrowed in place: unlike the mutating `withUTF8`, it
+    /// needs no copy of the string (so no retain and release). A bridged string, which has no contiguous
+    /// UTF-8, is copied first.
+    @inlinable
+    public func withUTF8Bytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) { return result }
+        return try Array(utf8).withUnsafeBytes(body)
+    }
 }

@@ -45,11 +45,15 @@ public struct StaticKeySet: KeySetProvider {
     }
 
     public func key(for keyID: String) async throws(KeyResolutionError) -> RS256PublicKey {
-        guard let key = try immediateKey(for: keyID) else { throw .unknownKey(keyID) }
-        return key
+        try resolved(keyID)
     }
 
+    /// Always answers: the set is all there is.
     public func immediateKey(for keyID: String) throws(KeyResolutionError) -> RS256PublicKey? {
+        try resolved(keyID)
+    }
+
+    private func resolved(_ keyID: String) throws(KeyResolutionError) -> RS256PublicKey {
         guard let key = try keySet.resolve(keyID) else { throw .unknownKey(keyID) }
         return key
     }
