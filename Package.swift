@@ -32,9 +32,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        // Vector instructions (SSSE3/AVX2, chosen at run time) for the JOSE layer's hot loops, which Swift's
+        // portable SIMD cannot express (it has no byte shuffle); every result is checked against the Swift
+        // scalar code, which stays the reference and the path on other CPUs.
+        .target(name: "CLimitedLoginVector"),
         .target(
             name: "LimitedLoginJOSE",
             dependencies: [
+                "CLimitedLoginVector",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -1,3 +1,5 @@
+internal import CLimitedLoginVector
+
 /// Why a base64url segment was refused.
 public enum Base64URLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A byte outside `A-Z a-z 0-9 - _` at this offset (this covers `+`, `/`, `=` padding and whitespace).
@@ -103,11 +105,17 @@ public enum Base64URL {
         let capacity = fullQuads * 3 + max(0, remainder - 1)
         var failure: Base64URLError?
         let output = decodeTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            [UInt8].uninitialized(capacity: capacity) { out, initialized in
                 var read = 0, written = 0
                 // Every full quad: an invalid character shows up as bit 31. While another quad follows, one
                 // 4-byte store (its fourth byte is overwritten next); the last quad stores its three bytes.
                 if let source = input.baseAddress, let target = out.baseAddress {
+                    // Whole blocks of valid characters with vector instructions where the CPU has them (16 or
+                    // 32 characters a step); the loop below decodes what is left and finds any bad character.
+                    if fullQuads >= 4 {
+                        read = ll_base64url_decode_blocks(source, fullQuads * 4, target, capacity)
+                        written = read / 4 * 3
+                    }
                     quadTables.withUnsafeBufferPointer { tables in
                         let source = UnsafeRawPointer(source), target = UnsafeMutableRawPointer(target)
                         while read < fullQuads * 4 {

@@ -91,45 +91,55 @@ public struct CompactJWS: Sendable {
         json: StrictJSONParser = StrictJSONParser(),
         reusingHeader: (UnsafeBufferPointer<UInt8>) -> JSONDocument?
     ) throws(JWSParseError) {
-        var token = token
-        let parts = try token.withUTF8 { bytes in
+        // The token's bytes are borrowed in place (no copy of the string), and every part is built once and
+        // moved into place: each copy of a JWS costs six reference-count operations.
+        let parts = try token.withUTF8Bytes { bytes in
             Result { () throws(JWSParseError) in
-                try Self.split(bytes, maximumSize: maximumSize, reusingHeader: reusingHeader)
+                try Self.split(bytes.assumingMemoryBound(to: UInt8.self), maximumSize: maximumSize, reusingHeader: reusingHeader)
             }
         }.get()
-        func object(_ bytes: [UInt8], _ segment: JWSSegment) throws(JWSParseError) -> JSONDocument {
-            let document: JSONDocument
-            do { document = try json.document(bytes) } catch { throw .invalidJSON(segment, error) }
-            guard document.kind(at: document.root) == .object else {
-                throw .notAnObject(segment, foundType: document.typeName(at: document.root))
-            }
-            return document
-        }
-        switch parts.header {
-        case .known(let document): self.headerDocument = document
-        case .decoded(let bytes): self.headerDocument = try object(bytes, .header)
-        }
-        self.payloadDocument = try object(parts.payload, .payload)
+        let headerDocument: JSONDocument
+        if let known = parts.knownHeader { headerDocument = known } else { headerDocument = try Self.object(parts.header, .header, json) }
+        let payloadDocument = try Self.object(parts.payload, .payload, json)
+        self.init(
+            token: token, headerDocument: headerDocument, payloadDocument: payloadDocument, signature: parts.signature,
+            signedByteCount: parts.signedByteCount
+        )
+    }
+
+    private init(token: String, headerDocument: JSONDocument, payloadDocument: JSONDocument, signature: [UInt8], signedByteCount: Int) {
         self.token = token
-        self.signature = parts.signature
-        self.signedByteCount = parts.signedByteCount
+        self.headerDocument = headerDocument
+        self.payloadDocument = payloadDocument
+        self.signature = signature
+        self.signedByteCount = signedByteCount
+    }
+
+    private static func object(_ bytes: [UInt8], _ segment: JWSSegment, _ json: StrictJSONParser) throws(JWSParseError) -> JSONDocument {
+        let document: JSONDocument
+        do { document = try json.document(bytes) } catch { throw .invalidJSON(segment, error) }
+        guard document.kind(at: document.root) == .object else {
+            throw .notAnObject(segment, foundType: document.typeName(at: document.root))
+        }
+        return document
     }
 
     /// Calls `body` with the signing input, read in place from the token.
     public func withSigningInput<Value>(_ body: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value {
-        var token = token
-        return try token.withUTF8 { bytes in
-            try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[0..<signedByteCount])))
-        }
+        try token.withUTF8Bytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[0..<signedByteCount])) }
     }
 
-    private enum Header {
-        case known(JSONDocument)
-        case decoded([UInt8])
+    /// True when ``signature`` is a valid RS256 signature by `key` over the signing input (read in place).
+    public func isSigned(by key: RS256PublicKey) -> Bool {
+        // The closure captures the signature and a count, not self (capturing self copied the whole JWS).
+        let signature = signature, signedByteCount = signedByteCount
+        return token.withUTF8Bytes { key.isValidSignature(signature, for: UnsafeRawBufferPointer(rebasing: $0[0..<signedByteCount])) }
     }
 
     private struct Parts {
-        var header: Header
+        /// The validated header that `reusingHeader` knew, if it did (then `header` is empty).
+        var knownHeader: JSONDocument?
+        var header: [UInt8]
         var payload: [UInt8]
         var signature: [UInt8]
         var signedByteCount: Int
@@ -152,15 +162,11 @@ public struct CompactJWS: Sendable {
                 throw .invalidBase64URL(segment, error)
             }
         }
-        let header: Header
-        if let known = reusingHeader(UnsafeBufferPointer(rebasing: bytes[0..<first])) {
-            header = .known(known)
-        } else {
-            header = .decoded(try decode(0..<first, .header))
-        }
+        let knownHeader = reusingHeader(UnsafeBufferPointer(rebasing: bytes[0..<first]))
+        let header = knownHeader == nil ? try decode(0..<first, .header) : []
         let payload = try decode((first + 1)..<second, .payload)
         let signature = try decode((second + 1)..<bytes.count, .signature)
-        return Parts(header: header, payload: payload, signature: signature, signedByteCount: second)
+        return Parts(knownHeader: knownHeader, header: header, payload: payload, signature: signature, signedByteCount: second)
     }
 
     /// The offset of the first `.` at or after `start` (the C library's `memchr`, which reads a vector

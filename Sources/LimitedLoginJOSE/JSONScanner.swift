@@ -31,7 +31,7 @@ struct JSONScanner {
     ) throws(JSONParseError) -> [JSONTapeEntry]? {
         var failure: JSONParseError?
         var overflowed = false
-        let tape = [JSONTapeEntry](unsafeUninitializedCapacity: capacity) { storage, initialized in
+        let tape = [JSONTapeEntry].uninitialized(capacity: capacity) { storage, initialized in
             var scanner = JSONScanner(input: input, maximumDepth: maximumDepth, tape: JSONTapeBuffer(storage))
             do throws(JSONParseError) { try scanner.scanDocument() } catch { failure = error }
             overflowed = scanner.tape.overflowed

@@ -4,21 +4,29 @@ import LimitedLoginJOSE
 
 /// An ID token that passed every check.
 public struct VerifiedIDToken: Sendable {
-    /// The token as received.
-    public let tokenString: String
+    /// The token, split and decoded (kept whole: taking its parts apart would cost a copy of each).
+    private let jws: CompactJWS
     /// The `kid` of the key that signed it.
     public let keyID: String
-    /// The protected header, validated and indexed.
-    public let headerDocument: JSONDocument
-    /// The payload, validated and indexed.
-    public let payloadDocument: JSONDocument
     /// The Limited Login claims.
     public let claims: AuthenticationTokenClaims
 
+    init(jws: CompactJWS, keyID: String, claims: AuthenticationTokenClaims) {
+        self.jws = jws
+        self.keyID = keyID
+        self.claims = claims
+    }
+
+    /// The token as received.
+    public var tokenString: String { jws.token }
+    /// The protected header, validated and indexed.
+    public var headerDocument: JSONDocument { jws.headerDocument }
+    /// The payload, validated and indexed.
+    public var payloadDocument: JSONDocument { jws.payloadDocument }
     /// The protected header (built when read).
-    public var header: JSONObject { headerDocument.value.objectValue ?? JSONObject() }
+    public var header: JSONObject { jws.header }
     /// The whole payload, including claims this library does not model (built when read).
-    public var payload: JSONObject { payloadDocument.value.objectValue ?? JSONObject() }
+    public var payload: JSONObject { jws.payload }
 }
 
 /// Decides whether a Limited Login ID token is authentic (SPEC section 8).
@@ -73,15 +81,12 @@ public struct TokenVerifier: Sendable {
             case .keySetUnavailable(let reason): throw .keySetUnavailable(reason)
             }
         }
-        guard jws.withSigningInput({ key.isValidSignature(jws.signature, for: $0) }) else { throw .invalidSignature }
+        guard jws.isSigned(by: key) else { throw .invalidSignature }
         let claims = try checkClaims(jws.payloadDocument, nonce: nonce)
         if rememberedKeyID == nil {
             headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
         }
-        return VerifiedIDToken(
-            tokenString: token, keyID: keyID, headerDocument: jws.headerDocument, payloadDocument: jws.payloadDocument,
-            claims: claims
-        )
+        return VerifiedIDToken(jws: jws, keyID: keyID, claims: claims)
     }
 
     /// Checks the header and returns the `kid`.
