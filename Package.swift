@@ -163,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimitedLoginJOSETests",
-            dependencies: ["LimitedLoginJOSE", "LimitedLoginTestSupport"]
+            dependencies: ["LimitedLoginJOSE", "CLimitedLoginVector", "LimitedLoginTestSupport"]
         ),
         .testTarget(
             name: "LimitedLoginCoreTests",
