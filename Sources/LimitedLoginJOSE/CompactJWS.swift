@@ -126,14 +126,9 @@ public struct CompactJWS: Sendable {
 
     /// Calls `body` with the signing input, read in place from the token.
     public func withSigningInput<Value>(_ body: (UnsafeRawBufferPointer) throws -> Value) rethrows -> Value {
-        try token.withUTF8Bytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[0..<signedByteCount])) }
-    }
-
-    /// True when ``signature`` is a valid RS256 signature by `key` over the signing input (read in place).
-    public func isSigned(by key: RS256PublicKey) -> Bool {
-        // The closure captures the signature and a count, not self (capturing self copied the whole JWS).
-        let signature = signature, signedByteCount = signedByteCount
-        return token.withUTF8Bytes { key.isValidSignature(signature, for: UnsafeRawBufferPointer(rebasing: $0[0..<signedByteCount])) }
+        // The closure captures a count, not self: capturing self would copy the whole JWS (six reference counts).
+        let signedByteCount = signedByteCount
+        return try token.withUTF8Bytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[0..<signedByteCount])) }
     }
 
     private struct Parts {

@@ -142,6 +142,14 @@ public struct RS256PrivateKey: Sendable {
     }
 }
 
+extension CompactJWS {
+    /// True when ``signature`` is a valid RS256 signature by `key` over the signing input (read in place).
+    public func isSigned(by key: RS256PublicKey) -> Bool {
+        let signature = signature
+        return withSigningInput { key.isValidSignature(signature, for: $0) }
+    }
+}
+
 extension RS256PublicKey {
     fileprivate init(unchecked key: _RSA.Signing.PublicKey) {
         self.key = key
