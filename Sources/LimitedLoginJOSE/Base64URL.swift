@@ -88,6 +88,16 @@ public enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Which vector instructions decode whole blocks on this CPU ("AVX2", "SSSE3", or "none" when the
+    /// scalar decoder does everything), for benchmarks and reports.
+    package static var vectorInstructions: String {
+        switch ll_base64url_vector_level() {
+        case 2: return "AVX2"
+        case 1: return "SSSE3"
+        default: return "none"
+        }
+    }
+
     /// Decodes canonical unpadded base64url, refusing every other spelling.
     public static func decode(_ text: String) throws(Base64URLError) -> [UInt8] {
         var text = text

@@ -53,6 +53,7 @@ struct Base64URLVectorTests {
             #expect(Self.blocks(level: each, Self.valid, capacity: 72).consumed == 80, "level \(each)")
         }
         #expect(Self.blocks(level: 0, Self.valid, capacity: 72).consumed == 0)
+        #expect(Base64URL.vectorInstructions == ["none", "SSSE3", "AVX2"][Int(level)])
         // Too little room for one 16-byte store, or fewer than 16 characters: nothing.
         #expect(Self.blocks(level: level, Self.valid, capacity: 15).consumed == 0)
         #expect(Self.blocks(level: level, Array(Self.valid[0..<15]), capacity: 72).consumed == 0)
