@@ -102,18 +102,22 @@ int ll_base64url_vector_level(void) {
     return level;
 }
 
+static size_t decode_with(int level, const uint8_t *input, size_t count, uint8_t *output, size_t capacity) {
+    switch (level) {
+    case 2: return decode_avx2(input, count, output, capacity);
+    case 1: return decode_ssse3(input, count, output, capacity);
+    default: return 0;
+    }
+}
+
 size_t ll_base64url_decode_blocks(const uint8_t *input, size_t input_count, uint8_t *output, size_t output_capacity) {
-    return ll_base64url_decode_blocks_at_level(ll_base64url_vector_level(), input, input_count, output, output_capacity);
+    return decode_with(ll_base64url_vector_level(), input, input_count, output, output_capacity);
 }
 
 size_t ll_base64url_decode_blocks_at_level(int level, const uint8_t *input, size_t input_count, uint8_t *output,
                                            size_t output_capacity) {
     const int supported = ll_base64url_vector_level();
-    switch (level < supported ? level : supported) {
-    case 2: return decode_avx2(input, input_count, output, output_capacity);
-    case 1: return decode_ssse3(input, input_count, output, output_capacity);
-    default: return 0;
-    }
+    return decode_with(level < supported ? level : supported, input, input_count, output, output_capacity);
 }
 
 #else
