@@ -13,6 +13,11 @@ public enum JWKError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A published key carries private members (`d`, `p`, `q`, …): the key set leaks its secret.
     case containsPrivateKey
     case invalidBase64URL(member: String, Base64URLError)
+    /// `n` or `e` decodes to no bytes at all: no integer is encoded.
+    case emptyInteger(member: String)
+    /// `n` or `e` starts with a zero octet. RFC 7518 section 6.3.1 requires the minimum number of octets: one
+    /// spelling per key, as for every other byte string this library reads.
+    case leadingZeroOctet(member: String)
     case key(RSAKeyError)
 
     public var description: String {
@@ -25,6 +30,9 @@ public enum JWKError: Error, Equatable, Sendable, CustomStringConvertible {
         case .operationsExcludeVerify: return "the JWK's key_ops do not include \"verify\""
         case .containsPrivateKey: return "the JWK contains private key material and must not be published"
         case .invalidBase64URL(let member, let error): return "the JWK's \"\(member)\" is not base64url: \(error)"
+        case .emptyInteger(let member): return "the JWK's \"\(member)\" is empty; it must encode a positive integer"
+        case .leadingZeroOctet(let member):
+            return "the JWK's \"\(member)\" starts with a zero octet; RFC 7518 section 6.3.1 requires the minimum number of octets (drop the leading zeros)"
         case .key(let error): return "\(error)"
         }
     }
@@ -71,13 +79,18 @@ public struct RSAJSONWebKey: Sendable, Equatable {
             guard let list = operations.arrayValue else { throw .wrongType(member: "key_ops", expected: "array") }
             if !list.contains(.string("verify")) { throw .operationsExcludeVerify }
         }
-        func bytes(_ name: String) throws(JWKError) -> [UInt8] {
+        /// A big-endian unsigned integer in its one allowed spelling: base64url of the minimum number of octets.
+        func integer(_ name: String) throws(JWKError) -> [UInt8] {
             guard let text = try string(name) else { throw .missingMember(name) }
-            do { return try Base64URL.decode(text) } catch { throw .invalidBase64URL(member: name, error) }
+            let bytes: [UInt8]
+            do { bytes = try Base64URL.decode(text) } catch { throw .invalidBase64URL(member: name, error) }
+            guard let first = bytes.first else { throw .emptyInteger(member: name) }
+            guard first != 0 else { throw .leadingZeroOctet(member: name) }
+            return bytes
         }
         self.keyID = keyID
-        self.modulus = try bytes("n")
-        self.exponent = try bytes("e")
+        self.modulus = try integer("n")
+        self.exponent = try integer("e")
         self.algorithm = algorithm
         self.use = use
     }

@@ -1,5 +1,7 @@
+import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A Limited Login identity provider: prepare it (store, keys, fixtures), then serve its router.
 ///
@@ -18,20 +20,31 @@ public struct LimitedLoginProvider: Sendable {
     /// True when this start made the admin token (print it: it is not shown again).
     public let madeAdminToken: Bool
     let services: ProviderServices
+    /// The provider's time, which tests move (`/_admin/clock`).
+    public var clock: ProviderClock { services.clock }
 
     /// Opens the store, applies fixtures (and the demo data on an empty store), and loads or makes the
     /// signing key.
     public static func prepare(_ configuration: ProviderConfiguration, logger: Logger) async throws -> LimitedLoginProvider {
+        let clock = ProviderClock()
+        return try await ProviderTime.$clock.withValue(clock) { try await prepare(configuration, clock: clock, logger: logger) }
+    }
+
+    private static func prepare(_ configuration: ProviderConfiguration, clock: ProviderClock, logger: Logger) async throws -> LimitedLoginProvider {
         let store = try await ProviderStore.open(configuration.store, logger: logger)
         do {
             let loader = FixtureLoader(store: store)
             if let fixtures = configuration.fixtures { try await loader.load(fixtures) }
-            let seeded = configuration.seedsDemoData ? try await loader.seedDemoDataIfEmpty() : false
+            // A store emptied on purpose (`reset --empty`) stays empty across restarts.
+            let emptiedOnPurpose = try await store.settingValue(AdminStateController.emptiedSetting) == "1"
+            let seeded = configuration.seedsDemoData && !emptiedOnPurpose ? try await loader.seedDemoDataIfEmpty() : false
             let urls = ProviderURLs(
                 baseURL: configuration.publicBaseURL ?? "http://\(Self.hostForURL(configuration.host)):\(configuration.port)",
                 issuer: configuration.issuer
             )
-            let keyring = SigningKeyring(store: store, certificateCommonName: "limited-login provider")
+            let keyring = SigningKeyring(
+                store: store, certificateCommonName: "limited-login provider", retention: configuration.lifetimes.keyRetention
+            )
             _ = try await keyring.prepare()
             let csrfSecret = try await store.setting("csrf_secret") { RandomIdentifiers.secret() }
             var madeAdminToken = false
@@ -45,7 +58,7 @@ public struct LimitedLoginProvider: Sendable {
             }
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
-                csrf: CSRFProtection(secret: csrfSecret), logger: logger
+                csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock
             )
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
@@ -64,6 +77,7 @@ public struct LimitedLoginProvider: Sendable {
     /// Every route of the provider.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: ProviderClockMiddleware(clock: services.clock))
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         HomeController(services: services).addRoutes(to: router)
@@ -79,8 +93,9 @@ public struct LimitedLoginProvider: Sendable {
         return router
     }
 
-    /// A Hummingbird application serving the provider on the configured host and port. When the port is
-    /// 0 and no public URL was configured, the base URL (and default issuer) follow the bound port.
+    /// A Hummingbird application serving the provider on the configured host and port, within the
+    /// configured ``ConnectionLimits``. When the port is 0 and no public URL was configured, the base URL
+    /// (and default issuer) follow the bound port.
     public func application(
         onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -88,7 +103,8 @@ public struct LimitedLoginProvider: Sendable {
         let followsPort = configuration.publicBaseURL == nil
         let host = Self.hostForURL(configuration.host)
         return Application(
-            router: router(),
+            responder: ClientAddressResponder(inner: router().buildResponder()),
+            server: .http1(limits: configuration.connectionLimits, logger: services.logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "limited-login"),
             onServerRunning: { channel in
                 if followsPort, let port = channel.localAddress?.port {
@@ -100,14 +116,65 @@ public struct LimitedLoginProvider: Sendable {
         )
     }
 
+    /// The state in the fixtures file's shape, for `serve --fixtures` to load back (``StateExport``).
+    public func exportState(includingKeys: Bool) async throws -> Data {
+        try await ProviderTime.$clock.withValue(services.clock) {
+            try await StateExport(store: store).json(includingKeys: includingKeys)
+        }
+    }
+
     /// Serves until the task is cancelled or the process gets SIGINT / SIGTERM, then closes the store.
-    public func run(onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in }) async throws {
+    /// `beforeClosing` runs once the server has stopped, while the store is still open (`--export-on-exit`).
+    /// `stop` starts once the server accepts connections; when it returns, the server shuts down as gracefully
+    /// as on SIGTERM (`serve --exec`: the command ended; a test's body).
+    public func run(
+        onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in },
+        beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void = { _ in },
+        until stop: (@Sendable () async -> Void)? = nil
+    ) async throws {
+        let running = AsyncStream<Void>.makeStream()
+        let group = ServiceGroup(configuration: .init(
+            services: [application { baseURL in
+                await onRunning(baseURL)
+                running.continuation.finish()
+            }],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
+        ))
         do {
-            try await application(onRunning: onRunning).runService()
+            // Each task says whether it was the server's.
+            try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
+                    try await group.run()
+                    return true
+                }
+                if let stop {
+                    tasks.addTask {
+                        for await _ in running.stream {}
+                        guard !Task.isCancelled else { return false }
+                        await stop()
+                        await group.triggerGracefulShutdown()
+                        return false
+                    }
+                }
+                // `stop` returning starts a graceful shutdown: wait for the server to finish it. The server
+                // ending first (a signal, a failure) ends the wait for `stop`.
+                while let serverEnded = try await tasks.next() {
+                    if serverEnded { tasks.cancelAll() }
+                }
+            }
         } catch {
-            await store.close()
+            await closing(beforeClosing)
             throw error
         }
-        await store.close()
+        await closing(beforeClosing)
+    }
+
+    /// Runs the last step and closes the store, in a task of its own: a cancelled run still gets both.
+    private func closing(_ beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void) async {
+        let provider = self
+        await Task {
+            await beforeClosing(provider)
+            await provider.store.close()
+        }.value
     }
 }

@@ -20,6 +20,15 @@ public struct ProviderConfiguration: Sendable {
     public var maximumBodySize: Int
     /// The admin API's bearer token; when nil, one is made at first start and kept in the store.
     public var adminToken: String?
+    /// How long tokens, access and codes last (``TokenLifetimes``).
+    public var lifetimes: TokenLifetimes
+    /// Offer test users to pick on the sign-in page (only users marked pickable); when false the page
+    /// has no picker and every sign-in needs a password (`serve --no-user-picker`).
+    public var userPicker: Bool
+    /// How many failed password sign-ins are allowed before the dialog answers 429 for a while.
+    public var signInLimits: SignInLimits
+    /// Timeouts for slow and idle clients, and the most connections open at once.
+    public var connectionLimits: ConnectionLimits
 
     public init(
         host: String = "127.0.0.1",
@@ -31,9 +40,16 @@ public struct ProviderConfiguration: Sendable {
         seedsDemoData: Bool = true,
         sessionLifetime: Int64 = 30 * 24 * 3600,
         maximumBodySize: Int = 64 * 1024,
-        adminToken: String? = nil
+        adminToken: String? = nil,
+        lifetimes: TokenLifetimes = TokenLifetimes(),
+        userPicker: Bool = true,
+        signInLimits: SignInLimits = SignInLimits(),
+        connectionLimits: ConnectionLimits = ConnectionLimits()
     ) {
+        self.lifetimes = lifetimes
         self.adminToken = adminToken
+        self.userPicker = userPicker
+        self.signInLimits = signInLimits
         self.host = host
         self.port = port
         self.store = store
@@ -43,5 +59,6 @@ public struct ProviderConfiguration: Sendable {
         self.seedsDemoData = seedsDemoData
         self.sessionLifetime = sessionLifetime
         self.maximumBodySize = maximumBodySize
+        self.connectionLimits = connectionLimits
     }
 }

@@ -11,11 +11,16 @@ final class ProviderServices: Sendable {
     let csrf: CSRFProtection
     let logger: Logger
     let metrics: ProviderMetrics
+    let clock: ProviderClock
+    let scenarios: ScenarioQueue
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
-        pages: PageRenderer, csrf: CSRFProtection, logger: Logger, metrics: ProviderMetrics = ProviderMetrics()
+        pages: PageRenderer, csrf: CSRFProtection, logger: Logger, metrics: ProviderMetrics = ProviderMetrics(),
+        clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue()
     ) {
+        self.clock = clock
+        self.scenarios = scenarios
         self.configuration = configuration
         self.store = store
         self.keyring = keyring

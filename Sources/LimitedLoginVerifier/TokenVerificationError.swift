@@ -32,6 +32,8 @@ public enum TokenVerificationError: Error, Equatable, Sendable, CustomStringConv
     case expired(expiredAt: Date, now: Date)
     case issuedInFuture(issuedAt: Date, now: Date)
     case issuedTooLongAgo(issuedAt: Date, maximumAge: TimeInterval)
+    /// `exp` is at or before `iat`: the token was never valid, whatever the clock says.
+    case expiresNotAfterIssued(expiresAt: Date, issuedAt: Date)
     case nonceMismatch
 
     public var description: String {
@@ -84,6 +86,9 @@ public enum TokenVerificationError: Error, Equatable, Sendable, CustomStringConv
             return "the token is issued in the future, at \(Self.format(issuedAt)) (now \(Self.format(now))); check the clocks"
         case .issuedTooLongAgo(let issuedAt, let maximumAge):
             return "the token was issued at \(Self.format(issuedAt)), more than \(Int(maximumAge)) s ago"
+        case .expiresNotAfterIssued(let expiresAt, let issuedAt):
+            return "the token expires at \(Self.format(expiresAt)), not after it was issued at \(Self.format(issuedAt)); "
+                + "such a token was never valid: the issuer must set \"exp\" after \"iat\""
         case .nonceMismatch:
             return "the token's nonce does not match the expected nonce"
         }
@@ -134,6 +139,7 @@ extension TokenVerificationError {
         case .expired: return "expired"
         case .issuedInFuture: return "issued_in_future"
         case .issuedTooLongAgo: return "issued_too_long_ago"
+        case .expiresNotAfterIssued: return "expires_not_after_issued"
         case .nonceMismatch: return "nonce_mismatch"
         }
     }

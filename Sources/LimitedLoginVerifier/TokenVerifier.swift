@@ -146,6 +146,10 @@ public struct TokenVerifier: Sendable {
         guard now.timeIntervalSince(claims.iat) <= configuration.maximumTokenAge + leeway else {
             throw .issuedTooLongAgo(issuedAt: claims.iat, maximumAge: configuration.maximumTokenAge)
         }
+        // Independent of the leeway: a token that expires when or before it is issued was never valid, though
+        // with the leeway both times pass the checks above (exp just behind now, iat just ahead). After them, so
+        // a token that is expired, or from the future, is reported as such.
+        guard claims.exp > claims.iat else { throw .expiresNotAfterIssued(expiresAt: claims.exp, issuedAt: claims.iat) }
         if let expected = nonce.expectedValue, !claims.nonce(matches: expected) { throw .nonceMismatch }
         return claims
     }

@@ -5,13 +5,44 @@ import LimitedLoginJOSE
 import NIOCore
 import NIOHTTP1
 
-/// How the admin commands reach a running provider.
+/// How the admin commands reach a running provider: flags first, then `LIMITED_LOGIN_PROVIDER` and
+/// `LIMITED_LOGIN_ADMIN_TOKEN` (what `serve --exec` sets for the command it runs).
 struct AdminConnection: ParsableArguments {
-    @Option(help: "The provider's base URL.")
-    var provider = "http://127.0.0.1:8080"
+    @Option(help: "The provider's base URL (default: $LIMITED_LOGIN_PROVIDER, else http://127.0.0.1:8080).")
+    var provider: String?
 
-    @Option(name: .customLong("admin-token"), help: "The admin token `serve` printed at first start (or was given).")
-    var adminToken: String
+    @Option(name: .customLong("admin-token"), help: "The admin token `serve` printed at first start or was given (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
+    var adminToken: String?
+
+    /// The provider's base URL, without a trailing slash.
+    var baseURL: String {
+        var base = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// The admin token, or the command ends saying where to find one.
+    func token() throws -> String {
+        guard let token = adminToken ?? ClientEnvironment.adminToken, !token.isEmpty else {
+            throw CommandFailure.fail(
+                "limited-login: no admin token: give --admin-token or set LIMITED_LOGIN_ADMIN_TOKEN (serve prints it at first start, or takes --admin-token)",
+                code: 64
+            )
+        }
+        return token
+    }
+}
+
+/// The variables the client commands read.
+enum ClientEnvironment {
+    static let defaultProvider = "http://127.0.0.1:8080"
+    static var provider: String? { value("LIMITED_LOGIN_PROVIDER") }
+    static var adminToken: String? { value("LIMITED_LOGIN_ADMIN_TOKEN") }
+
+    private static func value(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
 }
 
 /// One call to a provider's admin API; failures end the command with one line.
@@ -22,11 +53,11 @@ enum AdminRequest {
     }
 
     static func send(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws -> JSONValue {
-        var base = connection.provider
-        while base.hasSuffix("/") { base.removeLast() }
+        let base = connection.baseURL
+        let token = try connection.token()
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(connection.adminToken)")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
         switch body {
         case .form(let text)?:
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct LimitedLoginCommand: AsyncParsableCommand {
@@ -21,7 +22,20 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
-            DecodeCommand.self,
+            DecodeCommand.self, TokenCommand.self, ScenarioCommand.self, ClockCommand.self,
+            ExportCommand.self, ResetCommand.self,
         ]
     )
+
+    /// Adds `serve` options given as `LIMITED_LOGIN_*` variables, then runs the command line.
+    static func main() async {
+        let arguments: [String]
+        do {
+            arguments = try ServeEnvironment.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("limited-login serve: \(error.description)\n".utf8))
+            Foundation.exit(64)
+        }
+        await main(arguments)
+    }
 }

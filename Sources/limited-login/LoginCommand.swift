@@ -14,14 +14,15 @@ struct LoginCommand: AsyncParsableCommand {
             Examples:
               limited-login login --app-id 1000000000000001 --tracking limited --permissions email,user_friends
               limited-login login --app-id 1000000000000001 --permissions email --json
+              limited-login login --app-id 1000000000000001 --tracking limited --as alice@example.com --json   # no browser
             """
     )
 
     @Option(help: "The app's ID (the demo app of 'serve' is 1000000000000001).")
     var appID: String
 
-    @Option(help: "The provider's base URL, or 'facebook' for the real service.")
-    var provider = "http://127.0.0.1:8080"
+    @Option(help: "The provider's base URL, or 'facebook' for the real service (default: $LIMITED_LOGIN_PROVIDER, else http://127.0.0.1:8080).")
+    var provider: String?
 
     @Option(help: "limited (an ID token only) or enabled (classic: also an access token for the Graph API).")
     var tracking: TrackingOption = .enabled
@@ -46,8 +47,40 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Option(name: .customLong("as"), help: "Play the person without a browser: sign in as this test user (ID or email) on the provider's real pages over HTTP.")
+    var person: String?
+
+    @Option(help: "With --as: sign in with this password instead of picking the user (for users that cannot be picked).")
+    var password: String?
+
+    @Option(help: "With --as: permissions the person unticks on the consent page, comma-separated.")
+    var untick: String?
+
+    @Flag(help: "With --as: the person presses Cancel on the consent page.")
+    var cancel = false
+
+    func validate() throws {
+        if person == nil, password != nil || untick != nil || cancel {
+            throw ValidationError("--password, --untick and --cancel go with --as (a headless login).")
+        }
+    }
+
+    /// The presenter: the scripted person of --as, else the system browser on a loopback redirect.
+    private func presenter() -> any AuthorizationPresenter {
+        if let person {
+            let signIn: ScriptedPerson.SignIn = password.map { .credentials(email: person, password: $0) } ?? .pick(person)
+            let unticked = Set((untick ?? "").split(separator: ",").map { Permission(name: String($0).trimmingCharacters(in: .whitespaces)) })
+            return ScriptedPresenter(person: ScriptedPerson(signIn: signIn, untick: unticked, decision: cancel ? .cancel : .continue))
+        }
+        let timeout = self.timeout
+        return LoopbackPresenter(opener: noBrowser ? .announceOnly : .system, timeout: timeout) { url, opened in
+            LoopbackPresenter.printToStandardError(url, opened)
+            FileHandle.standardError.write(Data("Waiting for the login to finish (up to \(Int(timeout)) s)…\n".utf8))
+        }
+    }
+
     func run() async throws {
-        let endpoints = try LoginTarget.endpoints(provider)
+        let endpoints = try LoginTarget.endpoints(provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider)
         let names = permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let authTypeValue: LoginAuthType?
         switch authType {
@@ -68,10 +101,7 @@ struct LoginCommand: AsyncParsableCommand {
         guard timeout.isFinite, timeout > 0 else { throw CommandFailure.fail("error: --timeout must be a positive number of seconds", code: 64) }
         let configuration = LoginConfiguration(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue, authType: authTypeValue)
 
-        let presenter = LoopbackPresenter(opener: noBrowser ? .announceOnly : .system, timeout: timeout) { url, opened in
-            LoopbackPresenter.printToStandardError(url, opened)
-            FileHandle.standardError.write(Data("Waiting for the login to finish (up to \(Int(timeout)) s)…\n".utf8))
-        }
+        let presenter = presenter()
         let store = saved.store
         let session = LoginSession(store: store)
         let manager = LoginManager(appID: appID, endpoints: endpoints, presenter: presenter, session: session)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LimitedLoginProvider
 import Logging
+import Synchronization
 
 /// `limited-login serve`: runs the provider.
 struct ServeCommand: AsyncParsableCommand {
@@ -57,11 +58,64 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-demo-data"), help: "Do not seed the demo app and test users into an empty store.")
     var noDemoData = false
 
+    @Flag(name: .customLong("no-user-picker"), help: "Do not offer test users to pick on the sign-in page: every sign-in needs email and password.")
+    var noUserPicker = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("id-token-lifetime"), help: "Seconds from an ID token's iat to its exp.")
+    var idTokenLifetime: Int64 = TokenLifetimes.defaultIDToken
+
+    @Option(name: .customLong("access-token-lifetime"), help: "Seconds a classic access token lasts.")
+    var accessTokenLifetime: Int64 = TokenLifetimes.defaultAccessToken
+
+    @Option(name: .customLong("data-access-lifetime"), help: "Seconds data access lasts after a login; then me/permissions says expired.")
+    var dataAccessLifetime: Int64 = TokenLifetimes.defaultDataAccess
+
+    @Option(help: "Run this shell command once the provider accepts connections, with LIMITED_LOGIN_URL, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set; then stop and exit with its status.")
+    var exec: String?
+
+    @Option(name: .customLong("export-on-exit"), help: "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back.")
+    var exportOnExit: String?
+
+    @Option(name: .customLong("ready-file"), help: "Write a JSON object (url, issuer, discovery_url, jwks_url, admin_token, apps, users) to this file once the provider accepts connections.")
+    var readyFile: String?
+
+    // Connection limits (ConnectionLimits): slow, idle or too many clients cannot hold connections open.
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a request head may take to arrive, from its first byte (from the connection's opening for the first request), whatever the byte rate.", valueName: "seconds"))
+    var headerTimeout = Int(ConnectionLimits().headerTimeout.components.seconds)
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a keep-alive connection may wait for its next request.", valueName: "seconds"))
+    var idleTimeout = Int(ConnectionLimits().idleTimeout.components.seconds)
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds a request body may take to arrive, from the end of its head.", valueName: "seconds"))
+    var bodyTimeout = Int(ConnectionLimits().bodyTimeout.components.seconds)
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once; more are closed as soon as they are accepted.", valueName: "count"))
+    var maxConnections = ConnectionLimits().maximumConnections
+
+    /// The limits the options give, or the first one out of range.
+    var connectionLimits: ConnectionLimits {
+        get throws {
+            for (flag, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)]
+            where !(1...86400).contains(seconds) {
+                throw ValidationError("\(flag) must be between 1 and 86400 seconds.")
+            }
+            guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 1000000.") }
+            return ConnectionLimits(
+                headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout),
+                maximumConnections: maxConnections
+            )
+        }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        for (flag, value) in [("--id-token-lifetime", idTokenLifetime), ("--access-token-lifetime", accessTokenLifetime), ("--data-access-lifetime", dataAccessLifetime)] {
+            guard (1...(10 * 366 * 86400)).contains(value) else { throw ValidationError("\(flag) must be a number of seconds from 1 to 316224000 (ten years).") }
+        }
+        if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -69,6 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
             throw ValidationError("--public-url must start with http:// or https://.")
         }
+        _ = try connectionLimits
     }
 
     func run() async throws {
@@ -86,9 +141,15 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = ProviderConfiguration(
             host: host, port: port, store: store, issuer: issuer, publicBaseURL: publicURL, fixtures: loadedFixtures,
-            seedsDemoData: !noDemoData, adminToken: adminToken
+            seedsDemoData: !noDemoData, adminToken: adminToken,
+            lifetimes: TokenLifetimes(idToken: idTokenLifetime, accessToken: accessTokenLifetime, dataAccess: dataAccessLifetime),
+            userPicker: !noUserPicker,
+            connectionLimits: try connectionLimits
         )
-        printLine("Starting the provider (\(store))…")
+        let starting = "Starting the provider (\(store))…"
+        if exec != nil { FileHandle.standardError.write(Data((starting + "\n").utf8)) } else { printLine(starting) }
+        OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)
+        ReturnedMemory.enable()
         let provider: LimitedLoginProvider
         do {
             provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
@@ -98,34 +159,103 @@ struct ServeCommand: AsyncParsableCommand {
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
         let apps = try await provider.store.apps()
+        let users = try await provider.store.users()
+        let started = AsyncStream<String>.makeStream()
+        let banner: @Sendable (String) -> String = { baseURL in
+            let urls = provider.urls
+            var lines = [
+                "Limited Login provider running at \(baseURL)",
+                "  issuer:     \(urls.issuer)",
+                "  discovery:  \(urls.discoveryURL)",
+                "  JWKS:       \(urls.jwksURL)",
+                "  certs:      \(urls.certificatesURL)",
+            ]
+            if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
+            if let madeAdminToken {
+                lines.append("Admin token (shown once; keep it): \(madeAdminToken)")
+                lines.append("  e.g. limited-login keys list --provider \(baseURL) --admin-token \(madeAdminToken)")
+            }
+            for app in apps {
+                lines.append("  app \(app.name): ID \(app.id)")
+            }
+            if let first = apps.first {
+                lines.append("Open a limited login dialog for \(first.name):")
+                lines.append("  \(urls.limitedDialogURL(appID: first.id))")
+            }
+            lines.append("Home page: \(baseURL)/   (Ctrl-C stops)")
+            return lines.joined(separator: "\n")
+        }
+        let readyFile = self.readyFile
+        let quiet = exec != nil
+        let onRunning: @Sendable (String) async -> Void = { baseURL in
+            // With --exec the command's output is the run's: the banner goes to standard error.
+            if quiet { FileHandle.standardError.write(Data((banner(baseURL) + "\n").utf8)) } else { printLine(banner(baseURL)) }
+            if let readyFile {
+                do { try ReadyFile.write(ReadyFile.document(provider: provider, apps: apps, users: users), to: readyFile) } catch {
+                    FileHandle.standardError.write(Data("limited-login serve: \(error)\n".utf8))
+                }
+            }
+            started.continuation.yield(baseURL)
+            started.continuation.finish()
+        }
+        guard let exec else {
+            do { try await provider.run(onRunning: onRunning, beforeClosing: exportState) } catch {
+                throw CommandFailure.fail("limited-login serve: \(Self.describe(error))")
+            }
+            return
+        }
+        let status = try await Self.serve(
+            provider, runningThen: exec, apps: apps, onRunning: onRunning, beforeClosing: exportState, started: started.stream
+        )
+        throw ExitCode(status)
+    }
+
+    /// `--export-on-exit`: the state written once the server has stopped, before the store closes.
+    private var exportState: @Sendable (LimitedLoginProvider) async -> Void {
+        let path = exportOnExit
+        return { provider in
+            guard let path else { return }
+            do {
+                let data = try await provider.exportState(includingKeys: true)
+                guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                FileHandle.standardError.write(Data("limited-login serve: state written to \(path)\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("limited-login serve: cannot write the state to \(path): \(error)\n".utf8))
+            }
+        }
+    }
+
+    /// Serves while `command` runs, then stops the provider; the command's exit status.
+    private static func serve(
+        _ provider: LimitedLoginProvider, runningThen command: String, apps: [AppRecord],
+        onRunning: @escaping @Sendable (String) async -> Void, beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void,
+        started: AsyncStream<String>
+    ) async throws -> Int32 {
+        let status = Mutex<Int32?>(nil)
         do {
-            try await provider.run { baseURL in
+            try await provider.run(onRunning: onRunning, beforeClosing: beforeClosing) {
+                var iterator = started.makeAsyncIterator()
+                guard let baseURL = await iterator.next() else { return }
                 let urls = provider.urls
-                var lines = [
-                    "Limited Login provider running at \(baseURL)",
-                    "  issuer:     \(urls.issuer)",
-                    "  discovery:  \(urls.discoveryURL)",
-                    "  JWKS:       \(urls.jwksURL)",
-                    "  certs:      \(urls.certificatesURL)",
-                ]
-                if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
-                if let madeAdminToken {
-                    lines.append("Admin token (shown once; keep it): \(madeAdminToken)")
-                    lines.append("  e.g. limited-login keys list --provider \(baseURL) --admin-token \(madeAdminToken)")
+                let variables = ServeExec.environment(
+                    baseURL: baseURL, issuer: urls.issuer, discoveryURL: urls.discoveryURL, jwksURL: urls.jwksURL,
+                    appID: apps.first?.id, adminToken: provider.adminToken
+                )
+                do {
+                    let code = try await ServeExec.run(command, adding: variables)
+                    status.withLock { $0 = code }
+                } catch {
+                    FileHandle.standardError.write(Data("limited-login serve: cannot run the --exec command: \(error)\n".utf8))
+                    status.withLock { $0 = 127 }
                 }
-                for app in apps {
-                    lines.append("  app \(app.name): ID \(app.id)")
-                }
-                if let first = apps.first {
-                    lines.append("Open a limited login dialog for \(first.name):")
-                    lines.append("  \(urls.limitedDialogURL(appID: first.id))")
-                }
-                lines.append("Home page: \(baseURL)/   (Ctrl-C stops)")
-                printLine(lines.joined(separator: "\n"))
             }
         } catch {
-            throw CommandFailure.fail("limited-login serve: \(Self.describe(error))")
+            throw CommandFailure.fail("limited-login serve: \(describe(error))")
         }
+        // No status: the provider stopped (a signal) before the command ended.
+        return status.withLock { $0 } ?? 1
     }
 
     static func describe(_ error: any Error) -> String {

@@ -19,13 +19,16 @@ struct CLIProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
+    /// The test process's LIMITED_LOGIN_* variables, read once: the command does not inherit them.
+    private static let unset = ProcessInfo.processInfo.environment.keys.filter { $0.hasPrefix("LIMITED_LOGIN_") }.sorted()
+
     /// Runs the binary off the cooperative thread pool: waiting on a child process there would starve
     /// the loopback servers the same test relies on.
-    static func run(_ arguments: [String], input: String? = nil) async throws -> Result {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    continuation.resume(returning: try runBlocking(arguments, input: input))
+                    continuation.resume(returning: try runBlocking(arguments, input: input, environment: environment))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -33,15 +36,19 @@ struct CLIProcess {
         }
     }
 
-    private static func runBlocking(_ arguments: [String], input: String?) throws -> Result {
+    private static func runBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        // The test's own LIMITED_LOGIN_* variables never leak into the command; the test gives its own.
+        // Through env(1) rather than Process.environment, which crashed Foundation's Process.run (a bad
+        // memcpy) when many tests launched processes at once.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = unset.flatMap { ["-u", $0] } + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            + [binary.path] + arguments
         let output = Pipe(), error = Pipe(), stdin = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
-        try process.run()
+        try ProcessLaunch.run(process)
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         // Read standard error on another thread so neither full pipe can stall the child.
@@ -56,5 +63,17 @@ struct CLIProcess {
             output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self)
         )
+    }
+}
+
+/// Starts test processes one at a time: Foundation's `Process.run` on Linux has crashed (a bad memcpy)
+/// when several threads launched processes at once.
+enum ProcessLaunch {
+    private static let lock = NSLock()
+
+    static func run(_ process: Process) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try process.run()
     }
 }

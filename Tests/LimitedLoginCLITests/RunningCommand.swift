@@ -17,9 +17,10 @@ final class RunningCommand: @unchecked Sendable {
     /// Starts `executable` (a product beside `limited-login`) with `arguments` and extra environment.
     init(_ arguments: [String], executable: String = "limited-login", environment: [String: String] = [:]) throws {
         process = Process()
-        process.executableURL = CLIProcess.binary.deletingLastPathComponent().appendingPathComponent(executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Extra variables through env(1): setting Process.environment crashed Foundation's Process.run.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            + [CLIProcess.binary.deletingLastPathComponent().appendingPathComponent(executable).path] + arguments
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
@@ -27,7 +28,7 @@ final class RunningCommand: @unchecked Sendable {
         let (out, err) = (standardOutput, standardError)
         output.fileHandleForReading.readabilityHandler = { out.append(String(decoding: $0.availableData, as: UTF8.self)) }
         error.fileHandleForReading.readabilityHandler = { err.append(String(decoding: $0.availableData, as: UTF8.self)) }
-        try process.run()
+        try ProcessLaunch.run(process)
     }
 
     var output: String { standardOutput.value }

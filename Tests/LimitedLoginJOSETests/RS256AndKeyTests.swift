@@ -70,6 +70,43 @@ struct RS256AndKeyTests {
         #expect(refused { $0["n"] = .string(large) } == .key(.keySizeOutOfRange(bits: 8200, allowed: 2048...4096)))
     }
 
+    @Test("a JWK n or e with a leading zero octet, or with no octets, is refused naming the member (RFC 7518 6.3.1)")
+    func jwkIntegersMustBeMinimal() throws {
+        guard case .object(let good) = RSAJSONWebKey(publicKey: key.publicKey, keyID: "k1").json else { return }
+        let (modulus, exponent) = key.publicKey.components()
+        func refused(n: [UInt8] = modulus, e: [UInt8] = exponent) -> JWKError? {
+            var members = good
+            members["n"] = .string(Base64URL.encode(n))
+            members["e"] = .string(Base64URL.encode(e))
+            do { _ = try RSAJSONWebKey(json: members); return nil } catch { return error }
+        }
+        #expect(refused() == nil)
+        #expect(refused(n: [0] + modulus) == .leadingZeroOctet(member: "n"))
+        #expect(refused(n: [0, 0] + modulus) == .leadingZeroOctet(member: "n"))
+        #expect(refused(e: [0] + exponent) == .leadingZeroOctet(member: "e"))
+        #expect(refused(e: [0]) == .leadingZeroOctet(member: "e"))
+        #expect(refused(n: []) == .emptyInteger(member: "n"))
+        #expect(refused(e: []) == .emptyInteger(member: "e"))
+        // n is judged before e.
+        #expect(refused(n: [0] + modulus, e: []) == .leadingZeroOctet(member: "n"))
+        // The same padded integers make a usable key when given as raw bytes: the JWK rule is what refuses them.
+        let padded = try RS256PublicKey(modulus: [0] + modulus, exponent: [0] + exponent)
+        let message = Array("m".utf8)
+        #expect(padded.isValidSignature(try key.sign(message), for: message))
+        // A key set keeps such a key as unusable, with the reason, and still serves its good keys.
+        let document: JSONValue = ["keys": [
+            ["kty": "RSA", "kid": "padded", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
+            ["kty": "RSA", "kid": "empty-e", "n": .string(Base64URL.encode(modulus)), "e": ""],
+            RSAJSONWebKey(publicKey: key.publicKey, keyID: "good").json,
+        ]]
+        let set = try JSONWebKeySet(parsing: JSONSerializer.serialize(document))
+        guard case .unusable(.leadingZeroOctet(member: "n")) = set.lookup("padded") else { Issue.record("padded n not refused"); return }
+        guard case .unusable(.emptyInteger(member: "e")) = set.lookup("empty-e") else { Issue.record("empty e not refused"); return }
+        guard case .found = set.lookup("good") else { Issue.record("good key not found"); return }
+        #expect(JWKError.leadingZeroOctet(member: "n").description.contains("\"n\" starts with a zero octet"))
+        #expect(JWKError.emptyInteger(member: "e").description.contains("\"e\" is empty"))
+    }
+
     @Test("a real 1024-bit RSA key is refused")
     func weakKey() throws {
         let weak = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))

@@ -61,11 +61,11 @@ struct AdminDirectoryTests {
         }
     }
 
-    @Test("users and friendships: create with friends, log in, unfriend, delete; reset empties the store")
+    @Test("users and friendships: create with friends, log in, unfriend, delete; reset seeds the demo data again, or empties the store")
     func usersAndFriends() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, provider in
             let created = try await call(client, "/_admin/users", method: .post, json: """
-                {"id":"200001","first_name":"Erin","last_name":"New","email":"erin@example.com","password":"pw","friends":["\(TestFixtures.alice)"]}
+                {"id":"200001","first_name":"Erin","last_name":"New","email":"erin@example.com","password":"pw","pickable":true,"friends":["\(TestFixtures.alice)"]}
                 """)
             #expect(created.0 == .created)
             #expect(created.1["friends"] == .array([.string(TestFixtures.alice)]))
@@ -92,9 +92,17 @@ struct AdminDirectoryTests {
             #expect(try await provider.store.visibleFriendASIDs(userID: TestFixtures.alice, appID: TestFixtures.appID) == [])
             #expect(try await call(client, "/_admin/users/200001", method: .delete).0 == .notFound)
 
-            #expect(try await call(client, "/_admin/reset", method: .post).0 == .ok)
+            // A reset seeds the demo data again (the first-start state); {"empty": true} leaves nothing.
+            let reseeded = try await call(client, "/_admin/reset", method: .post)
+            #expect(reseeded.0 == .ok && reseeded.1["seeded_demo_data"] == true)
+            #expect(try await call(client, "/_admin/apps").1["apps"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } == ["Demo App"])
+            #expect(try await call(client, "/_admin/users").1["users"]?.arrayValue?.count == 3)
+            let emptied = try await call(client, "/_admin/reset", method: .post, json: #"{"empty":true}"#)
+            #expect(emptied.0 == .ok && emptied.1["seeded_demo_data"] == false)
             #expect(try await call(client, "/_admin/apps").1["apps"] == .array([]))
             #expect(try await call(client, "/_admin/users").1["users"] == .array([]))
+            let badEmpty = try await call(client, "/_admin/reset", method: .post, json: #"{"empty":"yes"}"#)
+            #expect(badEmpty.0 == .badRequest && message(badEmpty.1) == "\"empty\" must be true or false.")
             #expect(try await keyIDsPublished(client) == 1, "keys survive a reset")
         }
     }

@@ -148,10 +148,11 @@ struct DialogFlowTests {
             #expect(wrong.body.contains("The email or password you entered is incorrect."))
             #expect(wrong.body.contains("value=\"alice@example.com\""), "the email is kept")
             #expect(browser.cookies["ll_session"] == nil)
-            let unknown = try await browser.signIn(email: "nobody@example.com", password: "alice-pass", on: signInPage)
+            // Each form is single use: every answer page carries the next one.
+            let unknown = try await browser.signIn(email: "nobody@example.com", password: "alice-pass", on: wrong)
             #expect(unknown.status == .unauthorized)
 
-            let right = try await browser.signIn(email: "ALICE@example.com", password: "alice-pass", on: signInPage)
+            let right = try await browser.signIn(email: "ALICE@example.com", password: "alice-pass", on: unknown)
             #expect(right.status == .seeOther)
             #expect(browser.cookies["ll_session"] != nil)
             let consent = try await browser.get(try #require(right.location))

@@ -185,7 +185,7 @@ struct GraphTests {
             #expect(wrong.error?["message"] == "Error validating client secret.")
             let exchanged = try await graph(client, "/v21.0/oauth/access_token?grant_type=fb_exchange_token&client_id=\(TestFixtures.appID)&client_secret=\(TestFixtures.appSecret)&fb_exchange_token=\(tokens.access)")
             let longLived = try #require(exchanged.object["access_token"]?.stringValue)
-            #expect(exchanged.object["expires_in"] == .number(Double(TokenIssuer.accessTokenLifetime)))
+            #expect(exchanged.object["expires_in"] == .number(Double(TokenLifetimes.defaultAccessToken)))
             #expect(try await graph(client, "/v21.0/me?access_token=\(longLived)").status == .ok)
 
             let unknownGrant = try await graph(client, "/v21.0/oauth/access_token?grant_type=password")

@@ -60,7 +60,7 @@ struct KeyRotationAndAdminTests {
             _ = try await verifyIDToken(after, provider: provider, nonce: "n3")
 
             // The window ends (moved into the past in the store): the old key is dropped and its tokens fail.
-            try await provider.store.retireSigningKey(keyID: oldKey, at: ProviderTime.now() - SigningKeyring.retention - 1)
+            try await provider.store.retireSigningKey(keyID: oldKey, at: ProviderTime.now() - TokenLifetimes().keyRetention - 1)
             try await provider.services.keyring.reload()
             #expect(try await !keyIDs(client).contains(oldKey))
             do {

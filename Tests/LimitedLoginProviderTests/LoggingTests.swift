@@ -41,8 +41,8 @@ struct LoggingTests {
         let secrets = try await provider.application().test(.router) { client -> [String] in
             let browser = DialogBrowser(client: client)
             let signInPage = try await browser.get(dialogPath(nonce: "nonce-SECRET-1"))
-            _ = try await browser.signIn(email: "alice@example.com", password: "wrong-PASSWORD", on: signInPage)
-            let signedIn = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: signInPage)
+            let wrong = try await browser.signIn(email: "alice@example.com", password: "wrong-PASSWORD", on: signInPage)
+            let signedIn = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: wrong)
             let consent = try await browser.get(try #require(signedIn.location))
             let done = try await browser.consent(on: consent)
             let idToken = try #require(try done.redirectParameters().single("id_token"))

@@ -76,10 +76,10 @@ struct SilentAndClassicLoginTests {
                 "access_token", "data_access_expiration_time", "expires_in", "id_token", "state", "granted_scopes", "denied_scopes", "graph_domain",
             ])
             let accessToken = try #require(try parameters.single("access_token"))
-            #expect(try parameters.single("expires_in") == String(TokenIssuer.accessTokenLifetime))
+            #expect(try parameters.single("expires_in") == String(TokenLifetimes.defaultAccessToken))
             let dataAccessText = try #require(try parameters.single("data_access_expiration_time"))
             let dataAccess = try #require(Int64(dataAccessText))
-            #expect(abs(dataAccess - (ProviderTime.now() + TokenIssuer.dataAccessLifetime)) < 60)
+            #expect(abs(dataAccess - (ProviderTime.now() + TokenLifetimes.defaultDataAccess)) < 60)
             #expect(try parameters.single("granted_scopes") == "email,openid,public_profile,user_likes")
             let record = try #require(try await provider.store.accessToken(accessToken))
             #expect(record.userID == TestFixtures.carol && record.appID == TestFixtures.appID)

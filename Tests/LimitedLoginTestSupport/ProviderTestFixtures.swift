@@ -23,16 +23,18 @@ public enum TestFixtures {
             .init(
                 id: alice, firstName: "Alice", middleName: "Q", lastName: "Smith", email: "alice@example.com",
                 password: "alice-pass", birthday: "04/22/1990", gender: "female", hometown: .init(id: "501", name: "Paris"),
-                location: .init(id: "502", name: "Lyon"), link: "https://example.com/alice", friends: [bob, carol]
+                location: .init(id: "502", name: "Lyon"), link: "https://example.com/alice", friends: [bob, carol],
+                pickable: true
             ),
             .init(
                 id: bob, firstName: "Bob", middleName: nil, lastName: "Jones", email: "bob@example.com",
                 password: "bob-pass", birthday: "01/15/2007", gender: "male", hometown: nil, location: nil, link: nil,
-                friends: [carol]
+                friends: [carol], pickable: true
             ),
             .init(
                 id: carol, firstName: "Carol", middleName: nil, lastName: "White", email: "carol@example.com",
-                password: "carol-pass", birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil
+                password: "carol-pass", birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil,
+                pickable: true
             ),
         ]
     )

@@ -33,9 +33,10 @@ struct SDKProvider: Sendable {
 
 /// Runs `body` with a provider on loopback, its store an SQLite file, or a PostgreSQL database.
 func withSDKProvider<Value: Sendable>(
-    _ dialect: StoreDialect = .sqlite, _ body: @Sendable (SDKProvider) async throws -> Value
+    _ dialect: StoreDialect = .sqlite, lifetimes: TokenLifetimes = TokenLifetimes(), _ body: @Sendable (SDKProvider) async throws -> Value
 ) async throws -> Value {
-    let configuration = TestFixtures.configuration(store: try await dialect.freshLocation(), publicBaseURL: nil)
+    var configuration = TestFixtures.configuration(store: try await dialect.freshLocation(), publicBaseURL: nil)
+    configuration.lifetimes = lifetimes
     return try await withLiveProvider(configuration) { baseURL, _, provider in
         try await body(SDKProvider(baseURL: try #require(URL(string: baseURL)), provider: provider))
     }

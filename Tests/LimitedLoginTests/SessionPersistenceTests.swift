@@ -145,8 +145,15 @@ struct SessionPersistenceTests {
 struct SharedSessionTests {
     @Test("AccessToken.current, AuthenticationToken.current and Profile.current are saved where the environment says")
     func staticsUseTheSharedSession() throws {
-        let path = temporaryStatePath()
-        setenv("LIMITED_LOGIN_STATE_FILE", path, 1)
+        // scripts/test sets the variable before the test process starts: setenv while other tests start
+        // processes (and read the environment) on other threads can crash them. Run alone, the test sets it.
+        let path: String
+        if let given = ProcessInfo.processInfo.environment["LIMITED_LOGIN_STATE_FILE"], !given.isEmpty {
+            path = given
+        } else {
+            path = temporaryStatePath()
+            setenv("LIMITED_LOGIN_STATE_FILE", path, 1)
+        }
         #expect(FileTokenStore.defaultPath == path)
         #expect((LoginSession.shared.store as? FileTokenStore)?.path == path)
 

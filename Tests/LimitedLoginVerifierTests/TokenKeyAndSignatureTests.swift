@@ -1,3 +1,4 @@
+import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
@@ -34,6 +35,39 @@ struct TokenKeyAndSignatureTests {
         #expect(await fixture.failure(factory.token()) == .unusableKey(keyID: "ec", .notRSA(keyType: "EC")))
         factory.keyID = "short"
         #expect(await fixture.failure(factory.token()) == .unusableKey(keyID: "short", .key(.keySizeOutOfRange(bits: 1024, allowed: 2048...4096))))
+    }
+
+    @Test("a published JWK whose n or e has a leading zero octet or is empty: unusableKey naming the member, over HTTP")
+    func nonMinimalIntegers() async throws {
+        let (modulus, _) = TestKeys.primary.publicKey.components()
+        // The case: the signer's own key, its n padded with a zero octet. Before, this token verified.
+        let document: JSONValue = ["keys": [
+            ["kty": "RSA", "kid": "key-1", "alg": "RS256", "use": "sig", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
+            ["kty": "RSA", "kid": "padded-e", "n": .string(Base64URL.encode(modulus)), "e": "AAEAAQ"],
+            ["kty": "RSA", "kid": "empty-n", "n": "", "e": "AQAB"],
+            RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "key-2").json,
+        ]]
+        let server = KeySetServer(keySet: TestKeys.keySet([]))
+        server.update { $0.document = JSONSerializer.serialize(document) }
+        try await withLoopbackServer(server.router()) { port in
+            let keys = RemoteKeySet(url: URL(string: "http://127.0.0.1:\(port)/jwks")!, clock: fixture.clock)
+            let verifier = TokenVerifier(
+                configuration: VerifierConfiguration(appID: fixture.factory.appID, allowedIssuers: [fixture.factory.issuer]),
+                keys: keys, clock: fixture.clock
+            )
+            func failure(_ keyID: String, signedBy key: RS256PrivateKey = TestKeys.primary) async -> TokenVerificationError? {
+                var factory = fixture.factory
+                factory.keyID = keyID
+                factory.key = key
+                do { _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce)); return nil } catch { return error }
+            }
+            #expect(await failure("key-1") == .unusableKey(keyID: "key-1", .leadingZeroOctet(member: "n")))
+            #expect(await failure("padded-e") == .unusableKey(keyID: "padded-e", .leadingZeroOctet(member: "e")))
+            #expect(await failure("empty-n") == .unusableKey(keyID: "empty-n", .emptyInteger(member: "n")))
+            // One bad key does not spoil the set.
+            #expect(await failure("key-2", signedBy: TestKeys.secondary) == nil)
+            #expect(server.keySetRequests == 1)
+        }
     }
 
     @Test("two keys with one kid: ambiguousKey")

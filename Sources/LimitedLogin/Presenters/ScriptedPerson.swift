@@ -4,8 +4,12 @@ import LimitedLoginCore
 public struct ScriptedPerson: Sendable {
     /// How the person signs in when the dialog asks.
     public enum SignIn: Sendable, Equatable {
-        /// Picks the test user with this provider user ID on the sign-in page.
+        /// Picks the test user with this provider user ID on the sign-in page (searching for it when the
+        /// page does not list it). The provider must offer the user to pick (a pickable user).
         case testUser(id: String)
+        /// Picks a test user given by provider user ID or email, found with the sign-in page's search
+        /// (`limited-login login --as alice@example.com`). The provider must offer the user to pick.
+        case pick(String)
         /// Types an email and password into the sign-in form.
         case credentials(email: String, password: String)
     }

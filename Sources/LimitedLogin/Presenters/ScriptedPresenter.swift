@@ -76,6 +76,7 @@ private struct ScriptedAttempt: AuthorizationAttempt {
 
     func present(_ url: URL) async throws(LoginError) -> URL {
         var next: (url: URL, method: HTTPMethod, form: [(name: String, value: String)]?) = (url, .GET, nil)
+        var searched = false
         for _ in 0..<Self.maximumSteps {
             let answer = try await presenter.fetch(next.url, method: next.method, form: next.form)
             if (300..<400).contains(answer.status) {
@@ -92,15 +93,18 @@ private struct ScriptedAttempt: AuthorizationAttempt {
                 next = (target, .GET, nil)
                 continue
             }
-            next = try step(page: answer, at: next.url)
+            next = try step(page: answer, at: next.url, searched: &searched)
         }
         throw .presentationFailed("the dialog did not finish within \(Self.maximumSteps) pages")
     }
 
     func abandon() async {}
 
-    /// What the person does on a page: sign in, consent, or give up on an error page.
-    private func step(page answer: SDKHTTPClient.Answer, at url: URL) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
+    /// What the person does on a page: sign in, consent, or give up on an error page. `searched` is set
+    /// once the person has used the sign-in page's search, so that a user it does not find fails the login.
+    private func step(
+        page answer: SDKHTTPClient.Answer, at url: URL, searched: inout Bool
+    ) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
         let html = answer.text
         let forms = HTMLForm.forms(in: html)
         let person = presenter.person
@@ -121,10 +125,10 @@ private struct ScriptedAttempt: AuthorizationAttempt {
         }
         switch person.signIn {
         case .testUser(let id):
-            guard let form = forms.first(where: { form in form.fields.contains { $0.name == "user_id" && $0.value == id } }) else {
-                throw .presentationFailed("the sign-in page lists no test user \(id)")
-            }
-            return try submit(form, adding: [("pick", id)])
+            return try pick(id, on: html, forms: forms, at: url, searched: &searched) { $0.id == id }
+        case .pick(let who):
+            let email = who.lowercased()
+            return try pick(who, on: html, forms: forms, at: url, searched: &searched) { $0.id == who || $0.email?.lowercased() == email }
         case .credentials(let email, let password):
             guard var form = forms.first(where: { $0.id == "password-form" }) else {
                 throw .presentationFailed("the sign-in page has no password form")
@@ -132,5 +136,57 @@ private struct ScriptedAttempt: AuthorizationAttempt {
             form.fields.removeAll { $0.name == "email" || $0.name == "pass" }
             return try submit(form, adding: [("email", email), ("pass", password), ("login", "1")])
         }
+    }
+
+    /// Picks the first listed test user that `matches`; when none is listed, searches the picker for
+    /// `who` once and looks again.
+    private func pick(
+        _ who: String, on html: String, forms: [HTMLForm], at url: URL, searched: inout Bool,
+        matches: (PickerEntry) -> Bool
+    ) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
+        if let entry = PickerEntry.all(in: html).first(where: matches),
+           let form = forms.first(where: { form in form.fields.contains { $0.name == "user_id" && $0.value == entry.id } }) {
+            guard let target = URL(string: form.action, relativeTo: url)?.absoluteURL else {
+                throw .presentationFailed("the form's action \(form.action) is not a URL")
+            }
+            // The picker's buttons carry the user ID; a page with one form per user carries it hidden.
+            let pickedByButton = form.buttons.contains { $0.name == "user_id" && $0.value == entry.id }
+            return (target, .POST, form.baseValues + (pickedByButton ? [("user_id", entry.id)] : []))
+        }
+        guard !searched, let search = forms.first(where: { $0.id == "user-search" }) else {
+            if searched {
+                throw .presentationFailed("the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)")
+            }
+            throw .presentationFailed("the sign-in page offers no test user \(who) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)")
+        }
+        searched = true
+        var query = FormParameters()
+        for (name, value) in search.baseValues { query.append(name, name == "q" ? who : value) }
+        if !search.baseValues.contains(where: { $0.name == "q" }) { query.append("q", who) }
+        guard let target = URL(string: search.action + "?" + query.encoded, relativeTo: url)?.absoluteURL else {
+            throw .presentationFailed("the search form's action \(search.action) is not a URL")
+        }
+        return (target, .GET, nil)
+    }
+}
+
+/// A test user the sign-in page offers to pick: a button's `data-user-id` and `data-user-email`.
+struct PickerEntry: Sendable, Equatable {
+    var id: String
+    var email: String?
+
+    /// Every pickable user on the page, in order.
+    static func all(in html: String) -> [PickerEntry] {
+        var entries: [PickerEntry] = []
+        var rest = Substring(html)
+        while let start = rest.range(of: "<button") {
+            guard let end = rest[start.upperBound...].firstIndex(of: ">") else { break }
+            let tag = rest[start.lowerBound...end]
+            if let id = HTMLForm.attribute("data-user-id", in: tag) {
+                entries.append(PickerEntry(id: id, email: HTMLForm.attribute("data-user-email", in: tag)))
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return entries
     }
 }

@@ -1,7 +1,8 @@
 import Hummingbird
 import LimitedLoginJOSE
 
-/// The administration API under `/_admin`, guarded by the admin token (`Authorization: Bearer …`).
+/// The administration API under `/_admin`, guarded by the admin token (`Authorization: Bearer …`, the
+/// scheme in any case).
 /// Keys (list, rotate) here; apps, users, friendships and reset in ``AdminDirectoryController``.
 struct AdminController: Sendable {
     static let prefix = "/_admin"
@@ -16,9 +17,12 @@ struct AdminController: Sendable {
                 return try await rotate(&request)
             }
         }
-        AdminDirectoryController(services: services).addRoutes(to: router) { request, body in
-            try await guarded(request, body)
-        }
+        let adminGuard: AdminGuard = { request, body in try await self.guarded(request, body) }
+        AdminDirectoryController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminClockController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminScenarioController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminTokenController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminStateController(services: services).addRoutes(to: router, guarded: adminGuard)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
@@ -26,15 +30,25 @@ struct AdminController: Sendable {
     }
 
     private func guarded(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard let token = Self.bearerToken(request.headers[.authorization]) else {
             var response = Self.error("The admin API needs Authorization: Bearer <admin token>.", status: .unauthorized)
             response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
             return response
         }
-        guard constantTimeEquals(String(header.dropFirst("Bearer ".count)), adminToken) else {
+        guard constantTimeEquals(token, adminToken) else {
             return Self.error("The admin token is wrong.", status: .forbidden)
         }
         return try await body()
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header. The scheme is matched without regard to
+    /// case (RFC 9110 section 11.1: `bearer`, `BEARER`), and one or more spaces may follow it.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let scheme = header.prefix { $0 != " " }
+        guard scheme.lowercased() == "bearer" else { return nil }
+        let token = header.dropFirst(scheme.count).drop { $0 == " " }
+        return token.isEmpty ? nil : String(token)
     }
 
     private func listKeys() async throws -> Response {
@@ -49,7 +63,7 @@ struct AdminController: Sendable {
             ]
             if let retiredAt = record.retiredAt {
                 key["retired_at"] = .number(Double(retiredAt))
-                key["unpublished_at"] = .number(Double(retiredAt + SigningKeyring.retention))
+                key["unpublished_at"] = .number(Double(retiredAt + services.keyring.retention))
             }
             return .object(JSONObject(key))
         }
@@ -81,6 +95,9 @@ struct AdminController: Sendable {
         ]))
     }
 }
+
+/// Runs an admin route's body once the request's admin token is checked.
+typealias AdminGuard = @Sendable (Request, () async throws -> Response) async throws -> Response
 
 /// Rotation defaults.
 public enum RotationDefaults {

@@ -25,13 +25,6 @@ struct AdminDirectoryController: Sendable {
         }
         router.post("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: true) } }
         router.delete("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: false) } }
-        router.post("/_admin/reset") { request, _ in
-            try await guarded(request) {
-                try await store.reset()
-                services.logger.notice("store reset through the admin API")
-                return Responses.json(.object(["success": true]))
-            }
-        }
     }
 
     private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
@@ -75,7 +68,7 @@ struct AdminDirectoryController: Sendable {
     private static func json(_ user: TestUserRecord, friends: [String]) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(user.id), "first_name": .string(user.firstName), "last_name": .string(user.lastName),
-            "email": .string(user.email), "friends": .array(friends.map { .string($0) }),
+            "email": .string(user.email), "friends": .array(friends.map { .string($0) }), "pickable": .bool(user.pickable),
         ]
         if let middle = user.middleName { object["middle_name"] = .string(middle) }
         if let birthday = user.birthday { object["birthday"] = .string(birthday) }
@@ -95,6 +88,9 @@ struct AdminDirectoryController: Sendable {
         switch try await decode(ProviderFixtures.App.self, from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): app = decoded
+        }
+        for uri in app.redirectURIs ?? [] {
+            do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
         }
         do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(error.description) }
         let record = AppRecord(

@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// The dialog's cookies: `ll_session` (who is signed in) and `ll_browser` (binds the sign-in form's CSRF
-/// token to this browser before anyone is signed in). Both HttpOnly, SameSite=Lax, Secure behind HTTPS.
+/// token to this browser before anyone is signed in; issued and authenticated by the server, see
+/// ``CSRFProtection/newBrowserID()``). Both HttpOnly, SameSite=Lax, Secure behind HTTPS.
 enum BrowserCookies {
     static let session = "ll_session"
     static let browser = "ll_browser"

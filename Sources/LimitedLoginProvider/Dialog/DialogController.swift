@@ -21,6 +21,7 @@ struct DialogController: Sendable {
             }
             return try await show(request)
         }
+        router.get(RouterPath(Self.signInPath)) { request, _ in try await searchUsers(request) }
         router.post(RouterPath(Self.signInPath)) { request, _ in try await signIn(request) }
         router.post(RouterPath(Self.confirmPath)) { request, _ in try await confirm(request) }
     }
@@ -46,6 +47,7 @@ struct DialogController: Sendable {
         guard let user else {
             return try await signInPage(dialog, request: request, errorMessage: nil, email: nil, status: .ok)
         }
+        if let answer = try completion.scenarioAnswer(dialog, user: user, afterPost: false) { return answer }
         let (grant, friends) = try await services.store.grantAndVisibleFriends(appID: dialog.app.id, userID: user.id)
         if dialog.authType == nil, let grant, LoginCompletion.hasDecided(grant, on: dialog) {
             return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: friends, afterPost: false)
@@ -82,48 +84,6 @@ struct DialogController: Sendable {
         return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: friends, afterPost: false)
     }
 
-    // MARK: - POST /dialog/oauth/signin
-
-    private func signIn(_ request: Request) async throws -> Response {
-        let (form, parsed) = try await postedDialog(request)
-        let dialog: DialogRequest
-        switch parsed {
-        case .success(let request): dialog = request
-        case .failure(let error): return try failure(error, afterPost: true)
-        }
-        let browser = BrowserCookies.value(BrowserCookies.browser, in: request)
-        guard services.csrf.isValid(try value(form, "csrf_token"), for: .signIn, binding: browser) else {
-            return try errorPage(Self.csrfFailure)
-        }
-        let user: TestUserRecord
-        if let userID = try value(form, "user_id") {
-            guard let found = try await services.store.user(id: userID) else {
-                return try await signInPage(dialog, request: request, errorMessage: "That test user does not exist.", email: nil, status: .badRequest)
-            }
-            user = found
-        } else {
-            let email = (try value(form, "email") ?? "").trimmingCharacters(in: .whitespaces)
-            let password = try value(form, "pass") ?? ""
-            guard let (found, hash) = try await services.store.userWithPasswordHash(email: email),
-                  PasswordHasher.verify(password, against: hash)
-            else {
-                services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
-                return try await signInPage(
-                    dialog, request: request, errorMessage: "The email or password you entered is incorrect.",
-                    email: email, status: .unauthorized
-                )
-            }
-            user = found
-        }
-        let secret = try await services.store.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
-        var response = Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
-        response.setCookie(BrowserCookies.make(
-            name: BrowserCookies.session, value: secret, maxAge: Int(services.configuration.sessionLifetime),
-            secure: services.urls.isSecure
-        ))
-        return response
-    }
-
     // MARK: - POST /dialog/oauth/confirm
 
     private func confirm(_ request: Request) async throws -> Response {
@@ -139,8 +99,8 @@ struct DialogController: Sendable {
         else {
             return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
         }
-        guard services.csrf.isValid(try value(form, "csrf_token"), for: .consent, binding: session) else {
-            return try errorPage(Self.csrfFailure)
+        if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: session) {
+            return try errorPage(refusal)
         }
         switch try value(form, "action") {
         case "continue"?:
@@ -157,7 +117,7 @@ struct DialogController: Sendable {
     // MARK: - Pages
 
     /// A posted dialog form and the dialog request it carries (field `request`), or why that request fails.
-    private func postedDialog(_ request: Request) async throws -> (FormParameters, Result<DialogRequest, DialogFailure>) {
+    func postedDialog(_ request: Request) async throws -> (FormParameters, Result<DialogRequest, DialogFailure>) {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
         let query = try value(form, "request") ?? ""
@@ -167,7 +127,7 @@ struct DialogController: Sendable {
     }
 
     /// A form field; a repeated one is a bad request.
-    private func value(_ form: FormParameters, _ name: String) throws(HTTPError) -> String? {
+    func value(_ form: FormParameters, _ name: String) throws(HTTPError) -> String? {
         do { return try form.single(name) } catch {
             throw HTTPError(.badRequest, message: "The form is ambiguous: \(error.description).")
         }
@@ -178,14 +138,39 @@ struct DialogController: Sendable {
         message: "The form's security token is missing or wrong. Go back to the app and start the login again."
     )
 
-    private func signedInUser(_ request: Request) async throws -> TestUserRecord? {
+    static let formExpired = DialogPageError(
+        status: 403, title: "This page has expired",
+        message: "The form was open for longer than an hour. Go back to the app and start the login again."
+    )
+
+    static let formReplayed = DialogPageError(
+        status: 403, title: "This form was already sent",
+        message: "Each form of the login dialog can be sent once, and this one was. Go back to the app and start the login again."
+    )
+
+    /// Checks a posted form token and consumes it in the store (single use, on every node). Nil when the
+    /// form may go on; otherwise the page to answer with.
+    func spendFormToken(_ token: String?, for purpose: CSRFProtection.Purpose, binding: String?) async throws -> DialogPageError? {
+        let now = ProviderTime.now()
+        switch services.csrf.check(token, for: purpose, binding: binding, now: now) {
+        case .invalid:
+            return Self.csrfFailure
+        case .expired:
+            return Self.formExpired
+        case .valid(let hash, let expiresAt):
+            try await services.store.purgeUsedFormTokens(now: now)
+            return try await services.store.consumeFormToken(hash: hash, expiresAt: expiresAt) ? nil : Self.formReplayed
+        }
+    }
+
+    func signedInUser(_ request: Request) async throws -> TestUserRecord? {
         guard let secret = BrowserCookies.value(BrowserCookies.session, in: request),
               let userID = try await services.store.sessionUserID(secret: secret)
         else { return nil }
         return try await services.store.user(id: userID)
     }
 
-    private func failure(_ failure: DialogFailure, afterPost: Bool) throws -> Response {
+    func failure(_ failure: DialogFailure, afterPost: Bool) throws -> Response {
         switch failure {
         case .page(let page): return try errorPage(page)
         case .redirect(let target, let error): return try responder.respond(target, error: error, afterPost: afterPost)
@@ -197,32 +182,6 @@ struct DialogController: Sendable {
         services.metrics.error("dialog_page", code: String(error.status))
         let html = try services.pages.render(.error, ["title": error.title, "message": error.message])
         return Responses.html(html, status: HTTPResponse.Status(code: error.status))
-    }
-
-    private func signInPage(
-        _ dialog: DialogRequest, request: Request, errorMessage: String?, email: String?, status: HTTPResponse.Status
-    ) async throws -> Response {
-        let existing = BrowserCookies.value(BrowserCookies.browser, in: request)
-        let browser = existing ?? RandomIdentifiers.secret()
-        let users = try await services.store.users().map { ["id": $0.id, "name": $0.fullName] }
-        services.metrics.dialogShown("signin")
-        let html = try services.pages.render(.signIn, [
-            "title": "Log in to \(dialog.app.name)",
-            "appName": dialog.app.name,
-            "limited": dialog.limited,
-            "errorMessage": errorMessage ?? "",
-            "email": email ?? "",
-            "users": users,
-            "hasUsers": !users.isEmpty,
-            "signInPath": Self.signInPath,
-            "csrfToken": services.csrf.token(for: .signIn, binding: browser),
-            "request": dialog.query,
-        ])
-        var response = Responses.html(html, status: status)
-        if existing == nil {
-            response.setCookie(BrowserCookies.make(name: BrowserCookies.browser, value: browser, maxAge: nil, secure: services.urls.isSecure))
-        }
-        return response
     }
 
     private func consentPage(_ dialog: DialogRequest, user: TestUserRecord, request: Request) async throws -> Response {
@@ -245,7 +204,7 @@ struct DialogController: Sendable {
             "limited": dialog.limited,
             "permissions": permissions,
             "confirmPath": Self.confirmPath,
-            "csrfToken": services.csrf.token(for: .consent, binding: session),
+            "csrfToken": services.csrf.token(for: .consent, binding: session, now: ProviderTime.now()),
             "request": dialog.query,
         ])
         return Responses.html(html)

@@ -1,5 +1,6 @@
 import Hummingbird
 import LimitedLoginCore
+import LimitedLoginJOSE
 
 /// Records consent and sends the login's result to the app (SPEC section 2).
 struct LoginCompletion: Sendable {
@@ -17,14 +18,19 @@ struct LoginCompletion: Sendable {
     /// declined otherwise; permissions not asked about keep their earlier decision (none after an
     /// uninstall, which starts afresh).
     func recordConsent(_ dialog: DialogRequest, userID: String, ticked: Set<Permission>) async throws -> GrantRecord {
-        let existing = try await services.store.grant(appID: dialog.app.id, userID: userID)
+        try await recordConsent(appID: dialog.app.id, userID: userID, scope: dialog.scope, ticked: ticked)
+    }
+
+    /// The same for a consent given outside the dialog (the admin API's minting): `scope` asked, `ticked` kept.
+    func recordConsent(appID: String, userID: String, scope: [Permission], ticked: Set<Permission>) async throws -> GrantRecord {
+        let existing = try await services.store.grant(appID: appID, userID: userID)
         var granted: Set<Permission> = []
         var declined: Set<Permission> = []
         if let existing, existing.installed {
             granted = existing.granted
             declined = existing.declined
         }
-        for permission in dialog.scope {
+        for permission in scope {
             if permission == .publicProfile || ticked.contains(permission) {
                 granted.insert(permission)
                 declined.remove(permission)
@@ -34,7 +40,7 @@ struct LoginCompletion: Sendable {
             }
         }
         let grant = GrantRecord(
-            appID: dialog.app.id, userID: userID, granted: granted, declined: declined, installed: true,
+            appID: appID, userID: userID, granted: granted, declined: declined, installed: true,
             updatedAt: ProviderTime.now()
         )
         try await services.store.saveGrant(grant)
@@ -47,6 +53,14 @@ struct LoginCompletion: Sendable {
     func complete(
         _ dialog: DialogRequest, user: TestUserRecord, grant: GrantRecord, friendASIDs: [String]?, afterPost: Bool
     ) async throws -> Response {
+        var overrides: [String: JSONValue] = [:]
+        if let scenario = services.scenarios.take(appID: dialog.app.id, userID: user.id) {
+            if let response = try answer(scenario, dialog, afterPost: afterPost) { return response }
+            if case .claims(let claims) = scenario.outcome {
+                services.logger.info("scenario used", metadata: ["app": "\(dialog.app.id)", "scenario": "\(scenario.id)", "outcome": "claims"])
+                overrides = claims.dictionary
+            }
+        }
         let issuer = TokenIssuer(services: services)
         var granted = grant.granted
         if dialog.limited { granted = granted.filter(\.isAllowedInLimitedLogin) }
@@ -65,9 +79,9 @@ struct LoginCompletion: Sendable {
         if dialog.wantsIDToken, let nonce = dialog.nonce {
             let idToken = try await issuer.idToken(
                 app: dialog.app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token,
-                friendASIDs: friendASIDs
+                friendASIDs: friendASIDs, overrides: overrides
             )
-            parameters.append("id_token", idToken)
+            parameters.append("id_token", idToken.token)
         }
         if dialog.wantsCode {
             parameters.append("code", try await issuer.code(request: dialog, userID: user.id, granted: granted))
@@ -81,5 +95,30 @@ struct LoginCompletion: Sendable {
         ])
         services.metrics.loginCompleted(limited: dialog.limited)
         return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
+    }
+
+    /// A queued cancel or error for this person's login, answered in place of the page the dialog would
+    /// show now (nil: no such scenario is next). A queued claims scenario waits for the login to complete.
+    func scenarioAnswer(_ dialog: DialogRequest, user: TestUserRecord, afterPost: Bool) throws -> Response? {
+        let scenario = services.scenarios.take(appID: dialog.app.id, userID: user.id) { outcome in
+            if case .claims = outcome { return false }
+            return true
+        }
+        return try scenario.flatMap { try answer($0, dialog, afterPost: afterPost) }
+    }
+
+    /// The dialog's answer for a cancel or error scenario; nil for a claims one, which changes the token instead.
+    private func answer(_ scenario: Scenario, _ dialog: DialogRequest, afterPost: Bool) throws -> Response? {
+        let responder = DialogResponder(pages: services.pages, metrics: services.metrics)
+        switch scenario.outcome {
+        case .cancel:
+            services.logger.info("scenario used", metadata: ["app": "\(dialog.app.id)", "scenario": "\(scenario.id)", "outcome": "cancel"])
+            return try responder.respondCancelled(dialog.target, afterPost: afterPost)
+        case .error(let error, let code, let message):
+            services.logger.info("scenario used", metadata: ["app": "\(dialog.app.id)", "scenario": "\(scenario.id)", "outcome": "error"])
+            return try responder.respond(dialog.target, error: DialogErrorResponse(error: error, code: code, message: message), afterPost: afterPost)
+        case .claims:
+            return nil
+        }
     }
 }

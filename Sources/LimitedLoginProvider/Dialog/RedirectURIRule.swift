@@ -5,6 +5,8 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
     case missing
     case malformed(String)
     case notRegistered(String)
+    /// A URI no app may register or be sent to (``RedirectURIRegistration``), and why.
+    case refused(String, reason: String)
 
     public var description: String {
         switch self {
@@ -14,6 +16,8 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
             return "The redirect_uri is malformed: \(reason)."
         case .notRegistered(let uri):
             return "The redirect_uri \(uri) is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        case .refused(let uri, let reason):
+            return "The redirect URI \(uri) is refused: \(reason)."
         }
     }
 }
@@ -22,11 +26,25 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
 ///
 /// Allowed: an exact, byte-for-byte match of a registered URI; `fb{appID}://authorize/`; and a loopback
 /// `http://127.0.0.1[:port]/path` or `http://[::1][:port]/path` (RFC 8252 section 7.3: any port).
-/// `localhost` is not loopback here (RFC 8252 section 8.3: it may resolve elsewhere).
+/// `localhost` is not loopback here (RFC 8252 section 8.3: it may resolve elsewhere). A registered URI
+/// that the registration rules refuse (stored before they existed, or written to the store directly) is
+/// refused here too: the dialog never redirects to `javascript:` and the like.
 enum RedirectURIRule {
     static let maximumLength = 2048
 
     static func check(_ uri: String, app: AppRecord) throws(RedirectURIError) {
+        try checkWellFormed(uri)
+        if app.redirectURIs.contains(where: { $0.hasSameBytes(as: uri) }) {
+            try RedirectURIRegistration.check(uri)
+            return
+        }
+        if uri.hasSameBytes(as: "fb\(app.id)://authorize/") { return }
+        if try isLoopback(uri) { return }
+        throw .notRegistered(uri)
+    }
+
+    /// Present, not too long, printable ASCII, without a fragment or a backslash.
+    static func checkWellFormed(_ uri: String) throws(RedirectURIError) {
         guard !uri.isEmpty else { throw .missing }
         guard uri.utf8.count <= maximumLength else { throw .malformed("longer than \(maximumLength) bytes") }
         for scalar in uri.unicodeScalars {
@@ -36,10 +54,6 @@ enum RedirectURIRule {
         }
         guard !uri.contains("#") else { throw .malformed("it contains a fragment (#)") }
         guard !uri.contains("\\") else { throw .malformed("it contains a backslash") }
-        if app.redirectURIs.contains(where: { $0.hasSameBytes(as: uri) }) { return }
-        if uri.hasSameBytes(as: "fb\(app.id)://authorize/") { return }
-        if try isLoopback(uri) { return }
-        throw .notRegistered(uri)
     }
 
     /// True for a well-formed loopback HTTP URI; an error for one that starts like loopback but is not

@@ -39,6 +39,7 @@ struct FixtureLoader: Sendable {
                 }
             }
         }
+        try await StateImport(store: store).load(fixtures)
     }
 
     /// Adds one user and their friendships with existing users (given by ID).
@@ -54,12 +55,14 @@ struct FixtureLoader: Sendable {
             id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
             email: user.email, birthday: user.birthday, gender: user.gender,
             hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
-            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link
-        ), passwordHash: PasswordHasher.hash(user.password))
+            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link,
+            pickable: user.isPickable
+        ), passwordHash: user.passwordHash ?? user.password.map { PasswordHasher.hash($0) })
         return id
     }
 
-    /// On an empty store: a demo app and three test users who are all friends (password `password`).
+    /// On an empty store: a demo app and three test users who are all friends (password `password`, and
+    /// pickable: they are there to try the dialog with).
     func seedDemoDataIfEmpty() async throws -> Bool {
         guard try await store.apps().isEmpty, try await store.users().isEmpty else { return false }
         let users: [ProviderFixtures.User] = [
@@ -81,7 +84,7 @@ struct FixtureLoader: Sendable {
             id: nil, firstName: first, middleName: nil, lastName: last, email: email, password: "password",
             birthday: birthday, gender: gender, hometown: .init(id: "110000000000001", name: "Springfield"),
             location: .init(id: "110000000000002", name: "Shelbyville"),
-            link: "https://www.facebook.com/\(first.lowercased()).example", friends: friends
+            link: "https://www.facebook.com/\(first.lowercased()).example", friends: friends, pickable: true
         )
     }
 }

@@ -21,8 +21,10 @@ public enum FixturesError: Error, Equatable, Sendable, CustomStringConvertible {
 ///  "users": [{"id": "100001", "first_name": "Alice", "last_name": "Smith", "email": "alice@example.com",
 ///             "password": "secret", "birthday": "04/22/1990", "gender": "female",
 ///             "hometown": {"id": "1", "name": "Paris"}, "location": {"id": "2", "name": "Lyon"},
-///             "link": "https://example.com/alice", "friends": ["100002"]}]}
+///             "link": "https://example.com/alice", "friends": ["100002"], "pickable": false}]}
 /// ```
+/// A user's `password` may be left out: such a user is picked on the sign-in page. `pickable` says
+/// whether the page offers a user to pick without a password (default: only users without one).
 /// Loading is idempotent: an app or user whose ID already exists is left as it is.
 public struct ProviderFixtures: Sendable, Equatable, Codable {
     public struct App: Sendable, Equatable, Codable {
@@ -63,7 +65,8 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var middleName: String?
         public var lastName: String
         public var email: String
-        public var password: String
+        /// Nil: the user has no password and can only be picked on the sign-in page.
+        public var password: String?
         public var birthday: String?
         public var gender: String?
         public var hometown: Place?
@@ -71,11 +74,24 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var link: String?
         /// IDs or emails of other users in the file or the store.
         public var friends: [String]?
+        /// Whether the sign-in page offers the user to pick without a password; when absent, a user
+        /// without a password is pickable and a user with one is not (their password protects them).
+        public var pickable: Bool?
+
+        /// The stored hash of the user's password, as `export` writes it (instead of `password`), so that a
+        /// reloaded state keeps the same passwords without knowing them.
+        public var passwordHash: String?
+
+        /// Whether the user will be pickable: as asked, or when they have no password.
+        public var isPickable: Bool { pickable ?? (password == nil && passwordHash == nil) }
+
+        /// True when the user can sign in with a password.
+        var hasPassword: Bool { password != nil || passwordHash != nil }
 
         public init(
-            id: String? = nil, firstName: String, middleName: String? = nil, lastName: String, email: String, password: String,
+            id: String? = nil, firstName: String, middleName: String? = nil, lastName: String, email: String, password: String? = nil,
             birthday: String? = nil, gender: String? = nil, hometown: Place? = nil, location: Place? = nil, link: String? = nil,
-            friends: [String]? = nil
+            friends: [String]? = nil, pickable: Bool? = nil
         ) {
             self.id = id
             self.firstName = firstName
@@ -89,28 +105,90 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.location = location
             self.link = link
             self.friends = friends
+            self.pickable = pickable
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, email, password, birthday, gender, hometown, location, link, friends
+            case id, email, password, birthday, gender, hometown, location, link, friends, pickable
+            case passwordHash = "password_hash"
             case firstName = "first_name"
             case middleName = "middle_name"
             case lastName = "last_name"
         }
     }
 
+    /// What a person granted an app (`export` writes them; loading restores them).
+    public struct Grant: Sendable, Equatable, Codable {
+        public var appID: String
+        public var userID: String
+        public var granted: [String]
+        public var declined: [String]
+        public var installed: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case granted, declined, installed
+            case appID = "app_id"
+            case userID = "user_id"
+        }
+    }
+
+    /// A person's app-scoped ID in an app, so that a reloaded state gives the same `sub`.
+    public struct AppScopedID: Sendable, Equatable, Codable {
+        public var appID: String
+        public var userID: String
+        public var asid: String
+
+        enum CodingKeys: String, CodingKey {
+            case asid
+            case appID = "app_id"
+            case userID = "user_id"
+        }
+    }
+
+    /// A signing key with its private key (`export --include-keys`): tokens signed before still verify.
+    public struct SigningKey: Sendable, Equatable, Codable {
+        public var kid: String
+        public var privateKeyPEM: String
+        public var createdAt: Int64
+        public var signsFrom: Int64
+        public var retiredAt: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case kid
+            case privateKeyPEM = "private_key_pem"
+            case createdAt = "created_at"
+            case signsFrom = "signs_from"
+            case retiredAt = "retired_at"
+        }
+    }
+
     public var apps: [App]
     public var users: [User]
+    public var grants: [Grant]?
+    public var appScopedIDs: [AppScopedID]?
+    public var signingKeys: [SigningKey]?
 
-    public init(apps: [App] = [], users: [User] = []) {
+    enum CodingKeys: String, CodingKey {
+        case apps, users, grants
+        case appScopedIDs = "app_scoped_ids"
+        case signingKeys = "signing_keys"
+    }
+
+    public init(apps: [App] = [], users: [User] = [], grants: [Grant]? = nil, appScopedIDs: [AppScopedID]? = nil, signingKeys: [SigningKey]? = nil) {
         self.apps = apps
         self.users = users
+        self.grants = grants
+        self.appScopedIDs = appScopedIDs
+        self.signingKeys = signingKeys
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         apps = try container.decodeIfPresent([App].self, forKey: .apps) ?? []
         users = try container.decodeIfPresent([User].self, forKey: .users) ?? []
+        grants = try container.decodeIfPresent([Grant].self, forKey: .grants)
+        appScopedIDs = try container.decodeIfPresent([AppScopedID].self, forKey: .appScopedIDs)
+        signingKeys = try container.decodeIfPresent([SigningKey].self, forKey: .signingKeys)
     }
 
     /// Reads and checks a fixtures file.
@@ -155,8 +233,8 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             guard appIDs.insert(app.id).inserted else { throw .invalid("app ID \(app.id) appears twice") }
             guard !app.name.isEmpty else { throw .invalid("app \(app.id) has an empty name") }
             for uri in app.redirectURIs ?? [] {
-                guard let url = URL(string: uri), url.scheme != nil, !uri.contains("#") else {
-                    throw .invalid("app \(app.id) has a malformed redirect URI \"\(uri)\"")
+                do { try RedirectURIRegistration.check(uri) } catch {
+                    throw .invalid("app \(app.id): \(error.description)")
                 }
             }
         }
@@ -168,10 +246,32 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             guard user.email.contains("@"), emails.insert(user.email.lowercased()).inserted else {
                 throw .invalid("user email \"\(user.email)\" is malformed or appears twice")
             }
-            guard !user.password.isEmpty else { throw .invalid("user \(user.email) has an empty password") }
+            if let password = user.password, password.isEmpty {
+                throw .invalid("user \(user.email) has an empty password; leave \"password\" out for a user without one")
+            }
+            if user.password != nil, user.passwordHash != nil {
+                throw .invalid("user \(user.email) has both \"password\" and \"password_hash\"; give one")
+            }
+            guard user.hasPassword || user.isPickable else {
+                throw .invalid("user \(user.email) has no password and is not pickable, so nobody could sign in as them")
+            }
             if let birthday = user.birthday, Birthday.date(from: birthday) == nil {
                 throw .invalid("user \(user.email) has birthday \"\(birthday)\"; use MM/DD/YYYY")
             }
+        }
+        for grant in grants ?? [] {
+            for name in grant.granted + grant.declined where !Permission(name: name).isValid {
+                throw .invalid("the grant of user \(grant.userID) to app \(grant.appID) names \"\(name)\", which is not a permission")
+            }
+        }
+        var asids: Set<String> = []
+        for entry in appScopedIDs ?? [] {
+            guard !entry.asid.isEmpty, entry.asid.allSatisfy({ $0.isASCII && $0.isNumber }), asids.insert(entry.asid).inserted else {
+                throw .invalid("app-scoped ID \"\(entry.asid)\" must be digits and appear once")
+            }
+        }
+        for key in signingKeys ?? [] where key.kid.isEmpty || key.privateKeyPEM.isEmpty {
+            throw .invalid("a signing key needs \"kid\" and \"private_key_pem\"")
         }
     }
 }

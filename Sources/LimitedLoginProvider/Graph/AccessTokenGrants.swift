@@ -20,7 +20,9 @@ struct AccessTokenGrants: Sendable {
                 guard case .user(_, let record, let tokenApp) = caller, tokenApp.id.hasSameBytes(as: app.id) else {
                     throw GraphError("fb_exchange_token must be a user access token of this app.", code: 100)
                 }
-                let issued = try await TokenIssuer(services: services).accessToken(app: app, userID: record.userID)
+                let issued = try await TokenIssuer(services: services).accessToken(
+                    app: app, userID: record.userID, dataAccessExpiresAt: record.dataAccessExpiresAt
+                )
                 return Responses.json(.object([
                     "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
                 ]))
@@ -29,7 +31,9 @@ struct AccessTokenGrants: Sendable {
                 guard case .user(_, let record, let app) = caller else {
                     throw GraphError("fb_extend_sso_token needs a user access token.", code: 100)
                 }
-                let issued = try await TokenIssuer(services: services).accessToken(app: app, userID: record.userID)
+                let issued = try await TokenIssuer(services: services).accessToken(
+                    app: app, userID: record.userID, dataAccessExpiresAt: record.dataAccessExpiresAt
+                )
                 return Responses.json(.object([
                     "access_token": .string(issued.token), "token_type": "bearer",
                     "expires_at": .number(Double(ProviderTime.now() + issued.expiresIn)),

@@ -64,7 +64,9 @@ struct GraphController: Sendable {
     private func me(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
         let requested = try fieldsParameter(query)
         let (user, grant) = try await person(of: caller)
-        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: grant, callerIsApp: false)))
+        var readable = grant
+        readable.granted.subtract(Self.expiredPermissions(grant, caller))
+        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: readable, callerIsApp: false)))
     }
 
     private func node(_ id: String, _ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
@@ -91,9 +93,20 @@ struct GraphController: Sendable {
 
     private func permissions(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
         let (_, grant) = try await person(of: caller)
-        let granted = grant.granted.map(\.name).sorted().map { JSONValue.object(["permission": .string($0), "status": "granted"]) }
-        let declined = grant.declined.map(\.name).sorted().map { JSONValue.object(["permission": .string($0), "status": "declined"]) }
-        return Responses.json(.object(["data": .array(granted + declined)]))
+        let expired = Self.expiredPermissions(grant, caller)
+        func entries(_ permissions: Set<Permission>, _ status: String) -> [JSONValue] {
+            permissions.map(\.name).sorted().map { JSONValue.object(["permission": .string($0), "status": .string(status)]) }
+        }
+        let data = entries(grant.granted.subtracting(expired), "granted") + entries(grant.declined, "declined") + entries(expired, "expired")
+        return Responses.json(.object(["data": .array(data)]))
+    }
+
+    /// Once the data access of the login behind a user access token has expired (90 days by default,
+    /// `serve --data-access-lifetime`), every granted permission but `public_profile` is `expired` until the
+    /// person logs in again (the seeds' permission states).
+    static func expiredPermissions(_ grant: GrantRecord, _ caller: GraphCaller) -> Set<Permission> {
+        guard case .user(_, let record, _) = caller, record.dataAccessExpiresAt <= ProviderTime.now() else { return [] }
+        return grant.granted.subtracting([.publicProfile])
     }
 
     /// `DELETE me/permissions`: the person removes the app, as an uninstall does.

@@ -27,6 +27,22 @@ enum PasswordHasher {
         return derived.count == 32 && constantTimeEquals(derived, expected)
     }
 
+    /// Checks `password` against a user's stored hash, or, when there is no user or the user has no
+    /// password, against a decoy hash of the same cost, and answers false.
+    ///
+    /// So a failed sign-in costs the same whether the email is known or not: the time of one answer
+    /// does not tell who has an account.
+    static func verify(_ password: String, againstUserHash stored: String?) -> Bool {
+        guard let stored else {
+            _ = verify(password, against: decoy)
+            return false
+        }
+        return verify(password, against: stored)
+    }
+
+    /// A hash of a random password no one knows, made once per process with the default rounds.
+    static let decoy = hash(RandomIdentifiers.secret())
+
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
         guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
             from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds

@@ -1,6 +1,14 @@
 import Foundation
 
 /// Seconds since 1970, the unit of every time the provider stores or puts in a token.
+///
+/// The time is the running provider's ``ProviderClock`` (which tests can move through the admin API), found
+/// through a task-local value that the provider sets around each request and its start-up. Code that runs
+/// outside a provider (a store opened alone, a tool) reads the system clock.
 enum ProviderTime {
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+    @TaskLocal static var clock: ProviderClock?
+
+    static func now() -> Int64 { clock?.now() ?? systemNow() }
+
+    static func systemNow() -> Int64 { Int64(Date().timeIntervalSince1970) }
 }

@@ -34,8 +34,9 @@ public final class SigningKeyring: Sendable {
         var nextChange: Int64?
     }
 
-    /// How long a retired key stays published: the ID-token lifetime plus a margin for clock skew.
-    public static let retention: Int64 = IDTokenClaimsBuilder.lifetime + 300
+    /// How long a retired key stays published: the ID-token lifetime plus a margin for clock skew
+    /// (``TokenLifetimes/keyRetention``).
+    let retention: Int64
     /// How often a node rereads the keys, to follow rotations made through another node.
     static let refreshInterval: UInt64 = 5_000_000_000
 
@@ -44,8 +45,9 @@ public final class SigningKeyring: Sendable {
     private let certificateCache: Mutex<[String: String]> = Mutex([:])
     let certificateCommonName: String
 
-    init(store: ProviderStore, certificateCommonName: String) {
+    init(store: ProviderStore, certificateCommonName: String, retention: Int64 = TokenLifetimes().keyRetention) {
         self.store = store
+        self.retention = retention
         self.certificateCommonName = certificateCommonName
     }
 
@@ -89,7 +91,7 @@ public final class SigningKeyring: Sendable {
         var nextChange: Int64?
         func note(_ time: Int64) { if time > now { nextChange = min(nextChange ?? time, time) } }
         for record in try await store.signingKeys() {
-            if let retiredAt = record.retiredAt, retiredAt + Self.retention <= now {
+            if let retiredAt = record.retiredAt, retiredAt + retention <= now {
                 try await store.deleteSigningKey(keyID: record.keyID)
                 continue
             }
@@ -101,7 +103,7 @@ public final class SigningKeyring: Sendable {
             published.append(RSAJSONWebKey(publicKey: key.publicKey, keyID: record.keyID))
             certificates[record.keyID] = try certificate(for: key, record: record)
             note(record.signsFrom)
-            if let retiredAt = record.retiredAt { note(retiredAt); note(retiredAt + Self.retention) }
+            if let retiredAt = record.retiredAt { note(retiredAt); note(retiredAt + retention) }
             let signing = record.signsFrom <= now && (record.retiredAt.map { now < $0 } ?? true)
             if signing, record.signsFrom >= (signer?.1 ?? .min) {
                 signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)

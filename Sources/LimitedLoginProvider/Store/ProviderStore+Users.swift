@@ -1,3 +1,4 @@
+import Foundation
 import LimitedLoginCore
 import SQLKit
 
@@ -16,14 +17,16 @@ private struct UserRow: Codable, Sendable {
     var locationName: String?
     var link: String?
     var createdAt: Int64
+    var pickable: Int64
 
-    init(_ user: TestUserRecord, passwordHash: String) {
+    /// `passwordHash` nil: a user without a password (stored as an empty hash, which no password matches).
+    init(_ user: TestUserRecord, passwordHash: String?) {
         id = user.id
         firstName = user.firstName
         middleName = user.middleName
         lastName = user.lastName
         email = user.email
-        self.passwordHash = passwordHash
+        self.passwordHash = passwordHash ?? ""
         birthday = user.birthday
         gender = user.gender
         hometownId = user.hometown?.id
@@ -32,6 +35,7 @@ private struct UserRow: Codable, Sendable {
         locationName = user.location?.name
         link = user.link
         createdAt = ProviderTime.now()
+        pickable = user.pickable ? 1 : 0
     }
 
     var record: TestUserRecord {
@@ -40,15 +44,18 @@ private struct UserRow: Codable, Sendable {
             birthday: birthday, gender: gender,
             hometown: hometownId.flatMap { id in hometownName.flatMap { Location(id: id, name: $0) } },
             location: locationId.flatMap { id in locationName.flatMap { Location(id: id, name: $0) } },
-            link: link
+            link: link, pickable: pickable != 0
         )
     }
+
+    /// The stored hash, or nil for a user without a password.
+    var storedPasswordHash: String? { passwordHash.isEmpty ? nil : passwordHash }
 }
 
 extension ProviderStore {
-    /// Adds a test user with an already hashed password; ``StoreError/duplicate(_:)`` when the ID or
-    /// email is taken. Emails are stored lowercased.
-    public func createUser(_ user: TestUserRecord, passwordHash: String) async throws(StoreError) {
+    /// Adds a test user with an already hashed password (nil: the user has none, and cannot sign in with
+    /// one); ``StoreError/duplicate(_:)`` when the ID or email is taken. Emails are stored lowercased.
+    public func createUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
         let row = UserRow(user, passwordHash: passwordHash)
@@ -69,13 +76,49 @@ extension ProviderStore {
         return user
     }
 
-    /// The user with this email (case-insensitive) and the stored password hash, or nil.
-    func userWithPasswordHash(email: String) async throws(StoreError) -> (TestUserRecord, String)? {
+    /// The user with this email (case-insensitive) and the stored password hash (nil when the user has
+    /// no password), or nil.
+    func userWithPasswordHash(email: String) async throws(StoreError) -> (TestUserRecord, String?)? {
         try await run("user by email") {
             try await db.select().column("*").from("ll_users").where("email", .equal, email.lowercased())
                 .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)
-                .map { ($0.record, $0.passwordHash) }
+                .map { ($0.record, $0.storedPasswordHash) }
         }
+    }
+
+    /// Up to `limit` users the sign-in page may offer to pick, oldest first; with a search, only those
+    /// whose ID is the search, or whose name or email contains it (case-insensitive).
+    ///
+    /// The page asks for one more than it shows, to know whether to say that there are more: it never
+    /// reads every user, so its size and cost do not grow with the directory.
+    func pickableUsers(matching search: String?, limit: Int) async throws(StoreError) -> [TestUserRecord] {
+        let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
+        return try await run("pickable users") {
+            let query = db.select().column("*").from("ll_users").where("pickable", .equal, Int64(1))
+            if !search.isEmpty {
+                let pattern = "%" + Self.escapedForLike(search.lowercased()) + "%"
+                query.where { group in
+                    group.where("id", .equal, search)
+                        .orWhere(SQLQueryString("lower(email) LIKE \(bind: pattern) ESCAPE '\\'"))
+                        .orWhere(SQLQueryString("lower(first_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'"))
+                        .orWhere(SQLQueryString(
+                            "lower(first_name || ' ' || middle_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'"
+                        ))
+                }
+            }
+            return try await query.orderBy("created_at").orderBy("id").limit(limit)
+                .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+        }
+    }
+
+    /// `text` with LIKE's wildcards (`%`, `_`) and the escape character itself escaped by a backslash.
+    static func escapedForLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     /// Every test user, oldest first.

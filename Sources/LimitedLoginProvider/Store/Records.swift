@@ -32,11 +32,15 @@ public struct TestUserRecord: Sendable, Equatable {
     public var hometown: Location?
     public var location: Location?
     public var link: String?
+    /// True when the sign-in page offers this user to pick without a password. Only users meant for
+    /// that (the demo users, users made without a password, or ones marked so) are: a user with a
+    /// password is protected by it.
+    public var pickable: Bool
 
     public init(
         id: String, firstName: String, middleName: String? = nil, lastName: String, email: String,
         birthday: String? = nil, gender: String? = nil, hometown: Location? = nil, location: Location? = nil,
-        link: String? = nil
+        link: String? = nil, pickable: Bool = false
     ) {
         self.id = id
         self.firstName = firstName
@@ -48,6 +52,7 @@ public struct TestUserRecord: Sendable, Equatable {
         self.hometown = hometown
         self.location = location
         self.link = link
+        self.pickable = pickable
     }
 
     /// "First Middle Last".

@@ -12,6 +12,7 @@ struct StoreMigration: Sendable {
 enum StoreMigrations {
     static let all: [StoreMigration] = [
         StoreMigration(name: "0001_initial", apply: createInitialSchema),
+        StoreMigration(name: "0002_sign_in_hardening", apply: addSignInHardening),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -94,6 +95,33 @@ enum StoreMigrations {
             .column("expires_at", type: .bigint, .notNull)
             .column("data_access_expires_at", type: .bigint, .notNull)
             .run()
+    }
+
+    /// The pickable flag on users, the failed sign-in counters, and the used form tokens.
+    ///
+    /// Users already stored were all made with a password, so they stop being pickable, except the demo
+    /// users a first start seeds (recognised by their email and profile link): they stay pickable, as
+    /// newly seeded ones are.
+    private static func addSignInHardening(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_users").column("pickable", type: .bigint, .notNull, .default(0)).run()
+        for name in ["alice", "bob", "carol"] {
+            try await db.update("ll_users").set("pickable", to: Int64(1))
+                .where("email", .equal, "\(name)@example.com")
+                .where("link", .equal, "https://www.facebook.com/\(name).example")
+                .run()
+        }
+        try await db.create(index: "ll_users_pickable").on("ll_users").column("pickable").column("created_at").run()
+        try await db.create(table: "ll_sign_in_attempts")
+            .column("attempt_key", type: .text, .primaryKey(autoIncrement: false))
+            .column("window_start", type: .bigint, .notNull)
+            .column("attempts", type: .bigint, .notNull)
+            .run()
+        try await db.create(index: "ll_sign_in_attempts_window").on("ll_sign_in_attempts").column("window_start").run()
+        try await db.create(table: "ll_used_form_tokens")
+            .column("token_hash", type: .text, .primaryKey(autoIncrement: false))
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(index: "ll_used_form_tokens_expiry").on("ll_used_form_tokens").column("expires_at").run()
     }
 
     /// Applies every migration not yet recorded, in order.

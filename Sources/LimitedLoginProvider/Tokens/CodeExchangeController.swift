@@ -77,7 +77,7 @@ struct CodeExchangeController: Sendable {
         if let nonce = record.nonce {
             body["id_token"] = .string(try await issuer.idToken(
                 app: app, user: user, granted: record.granted, nonce: nonce, accessToken: issued.token
-            ))
+            ).token)
         }
         return Responses.json(.object(JSONObject(body)))
     }

@@ -5,8 +5,6 @@ import LimitedLoginJOSE
 
 /// The claims of an ID token (SPEC section 3): the standard ones, then one group per granted permission.
 struct IDTokenClaimsBuilder: Sendable {
-    static let lifetime: Int64 = 3600
-
     let issuer: String
     let app: AppRecord
     let user: TestUserRecord
@@ -16,6 +14,8 @@ struct IDTokenClaimsBuilder: Sendable {
     let issuedAt: Int64
     let friendASIDs: [String]
     let pictureURL: String
+    /// `exp - iat`, in seconds.
+    var lifetime: Int64 = TokenLifetimes.defaultIDToken
     var accessTokenHash: String?
 
     func claims() -> JSONObject {
@@ -24,7 +24,7 @@ struct IDTokenClaimsBuilder: Sendable {
             "aud": .string(app.id),
             "sub": .string(asid),
             "iat": .number(Double(issuedAt)),
-            "exp": .number(Double(issuedAt + Self.lifetime)),
+            "exp": .number(Double(issuedAt + lifetime)),
             "jti": .string(UUID().uuidString.lowercased()),
             "nonce": .string(nonce),
         ]

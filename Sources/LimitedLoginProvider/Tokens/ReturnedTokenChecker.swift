@@ -18,7 +18,15 @@ struct ReturnedTokenChecker: Sendable {
             configuration.leeway = 365 * 24 * 3600
             configuration.maximumTokenAge = 366 * 24 * 3600
         }
-        let verifier = TokenVerifier(configuration: configuration, keys: keySet)
+        let verifier = TokenVerifier(configuration: configuration, keys: keySet, clock: ProviderVerifierClock(clock: services.clock))
         return try await verifier.verify(token, nonce: .notChecked)
     }
+}
+
+/// The provider's clock as the verifier reads time: a token the provider issued at a moved time comes back
+/// verified on that same time.
+struct ProviderVerifierClock: VerifierClock {
+    let clock: ProviderClock
+
+    var now: Date { Date(timeIntervalSince1970: TimeInterval(clock.now())) }
 }

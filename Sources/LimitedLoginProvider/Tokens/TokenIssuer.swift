@@ -8,47 +8,63 @@ struct IssuedAccessToken: Sendable {
     let dataAccessExpiresAt: Int64
 }
 
-/// Issues ID tokens, access tokens and codes for a person and an app.
+/// An ID token as issued, with the claims it carries.
+struct IssuedIDToken: Sendable {
+    let token: String
+    let claims: JSONObject
+}
+
+/// Issues ID tokens, access tokens and codes for a person and an app: the one token factory behind the
+/// dialog, the code exchange and the admin API's minting (SPEC section 9).
 struct TokenIssuer: Sendable {
-    /// Long-lived user access tokens last about 60 days.
-    static let accessTokenLifetime: Int64 = 60 * 24 * 3600
-    /// Data access lasts 90 days from the login.
-    static let dataAccessLifetime: Int64 = 90 * 24 * 3600
-    static let codeLifetime: Int64 = 600
-
     let services: ProviderServices
+    var lifetimes: TokenLifetimes { services.configuration.lifetimes }
 
+    /// An ID token. `overrides` replace profile claims (a queued scenario's); `defect` makes the token wrong
+    /// in one named way (the admin API's minting only).
     func idToken(
         app: AppRecord, user: TestUserRecord, granted: Set<Permission>, nonce: String, accessToken: String? = nil,
-        friendASIDs: [String]? = nil
-    ) async throws -> String {
+        friendASIDs: [String]? = nil, overrides: [String: JSONValue] = [:], defect: TokenDefect? = nil
+    ) async throws -> IssuedIDToken {
         let store = services.store
         let asid = try await store.appScopedID(appID: app.id, userID: user.id)
         var friends: [String] = []
         if granted.contains(.userFriends) {
             if let friendASIDs { friends = friendASIDs } else { friends = try await store.visibleFriendASIDs(userID: user.id, appID: app.id) }
         }
+        let now = ProviderTime.now()
         var builder = IDTokenClaimsBuilder(
             issuer: services.urls.issuer, app: app, user: user, asid: asid, granted: granted, nonce: nonce,
-            issuedAt: ProviderTime.now(), friendASIDs: friends, pictureURL: services.urls.pictureURL(asid: asid)
+            issuedAt: now, friendASIDs: friends, pictureURL: services.urls.pictureURL(asid: asid)
         )
+        builder.lifetime = lifetimes.idToken
         builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
+        var claims = builder.claims().dictionary
+        for (name, value) in overrides {
+            claims[name] = value == .null ? nil : value
+        }
+        defect?.adjust(&claims, now: now, lifetime: lifetimes.idToken)
+        let object = JSONObject(claims)
         let keys = try await services.keyring.current()
-        let token = try keys.signer.sign(claims: builder.claims())
+        let token = try defect?.sign(claims: object, signer: keys.signer) ?? keys.signer.sign(claims: object)
+        services.clock.noteIssued(at: now)
         services.metrics.tokenIssued("id_token")
-        return token
+        return IssuedIDToken(token: token, claims: object)
     }
 
-    func accessToken(app: AppRecord, userID: String) async throws -> IssuedAccessToken {
+    /// A classic access token. A refresh keeps the data-access expiry of the login it continues
+    /// (`dataAccessExpiresAt`); a login starts a new one.
+    func accessToken(app: AppRecord, userID: String, dataAccessExpiresAt: Int64? = nil) async throws -> IssuedAccessToken {
         let token = "EAA" + RandomIdentifiers.secret(byteCount: 48)
         let now = ProviderTime.now()
         let record = AccessTokenRecord(
-            appID: app.id, userID: userID, issuedAt: now, expiresAt: now + Self.accessTokenLifetime,
-            dataAccessExpiresAt: now + Self.dataAccessLifetime
+            appID: app.id, userID: userID, issuedAt: now, expiresAt: now + lifetimes.accessToken,
+            dataAccessExpiresAt: dataAccessExpiresAt ?? now + lifetimes.dataAccess
         )
         try await services.store.saveAccessToken(token, record)
+        services.clock.noteIssued(at: now)
         services.metrics.tokenIssued("access_token")
-        return IssuedAccessToken(token: token, expiresIn: Self.accessTokenLifetime, dataAccessExpiresAt: record.dataAccessExpiresAt)
+        return IssuedAccessToken(token: token, expiresIn: lifetimes.accessToken, dataAccessExpiresAt: record.dataAccessExpiresAt)
     }
 
     func code(request: DialogRequest, userID: String, granted: Set<Permission>) async throws -> String {
@@ -56,7 +72,7 @@ struct TokenIssuer: Sendable {
         try await services.store.saveAuthorizationCode(code, AuthorizationCodeRecord(
             appID: request.app.id, userID: userID, redirectURI: request.target.redirectURI,
             codeChallenge: request.codeChallenge, granted: granted, nonce: request.nonce,
-            expiresAt: ProviderTime.now() + Self.codeLifetime
+            expiresAt: ProviderTime.now() + lifetimes.code
         ))
         services.metrics.tokenIssued("code")
         return code

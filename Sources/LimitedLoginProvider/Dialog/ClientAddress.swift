@@ -1,0 +1,59 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The address of the connection a request arrived on, which the sign-in limits count failures by.
+///
+/// Taken from the socket, never from a header (a client chooses its headers). Hummingbird's
+/// `BasicRequestContext` does not keep the channel, so ``ClientAddressResponder`` reads the address before
+/// making that context and makes it the request's task-local value; routes read ``current``.
+enum ClientAddress {
+    /// The current request's client address, as a key: an IPv4 address, or the /64 prefix of an IPv6
+    /// address (one host usually holds a whole /64, so counting by full address would be no limit);
+    /// nil when the connection has no IP address (tests through the router alone).
+    @TaskLocal static var current: String?
+
+    static func key(for address: SocketAddress?) -> String? {
+        switch address {
+        case .v4?:
+            return address?.ipAddress
+        case .v6(let v6)?:
+            var raw = v6.address.sin6_addr
+            let bytes = withUnsafeBytes(of: &raw) { Array($0) }
+            guard bytes.count == 16 else { return address?.ipAddress }
+            // An IPv4 client on a dual-stack socket (::ffff:a.b.c.d) is that IPv4 address.
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return bytes[12...].map(String.init).joined(separator: ".")
+            }
+            return stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                .joined(separator: ":") + "::/64"
+        default:
+            return nil
+        }
+    }
+}
+
+/// The provider's responder as the application runs it: reads the connection's remote address, then
+/// hands the request to the router with Hummingbird's basic context.
+struct ClientAddressResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
+    /// What the application makes per request: the source's parts, kept to make the basic context.
+    struct Context: InitializableFromSource {
+        let channel: any Channel
+        let logger: Logger
+
+        init(source: ApplicationRequestContextSource) {
+            channel = source.channel
+            logger = source.logger
+        }
+    }
+
+    let inner: Inner
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        try await ClientAddress.$current.withValue(ClientAddress.key(for: context.channel.remoteAddress)) {
+            try await inner.respond(
+                to: request, context: BasicRequestContext(source: ApplicationRequestContextSource(channel: context.channel, logger: context.logger))
+            )
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import HTTPTypes
+import Hummingbird
+import LimitedLoginCore
+
+/// The sign-in page and form: pick a pickable test user, or email and password, within the sign-in limits.
+extension DialogController {
+    /// The most test users the sign-in page lists; a search finds the others.
+    static let pickerSize = 20
+    /// The longest search kept, in characters.
+    static let maximumSearchLength = 100
+
+    static let incorrectPassword = "The email or password you entered is incorrect."
+    static let notPickable = "That test user cannot be picked: sign in with their email and password."
+    static let pickerOff = "Picking a test user is turned off on this provider: sign in with email and password."
+
+    static func tooManyAttempts(retryAfter: Int64) -> String {
+        "Too many failed sign-ins for this account or from this address. Try again in \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
+    }
+
+    // MARK: - GET /dialog/oauth/signin?request=…&q=…
+
+    /// The picker's search (a plain GET form, so it works without JavaScript): the sign-in page again,
+    /// listing the pickable users that match.
+    func searchUsers(_ request: Request) async throws -> Response {
+        let parameters: FormParameters
+        let query: String?
+        let search: String?
+        do {
+            parameters = try FormParameters(encoded: request.uri.query ?? "")
+            query = try parameters.single("request")
+            search = try parameters.single("q")
+        } catch {
+            return try errorPage(.badRequest("The search cannot be read: \(error.description)."))
+        }
+        let dialog: DialogRequest
+        do { dialog = try await parser.parse(query: query ?? "") } catch {
+            return try failure(error, afterPost: false)
+        }
+        if try await signedInUser(request) != nil {
+            return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: false)
+        }
+        return try await signInPage(
+            dialog, request: request, errorMessage: nil, email: nil, status: .ok,
+            search: search.map { String($0.prefix(Self.maximumSearchLength)) }
+        )
+    }
+
+    // MARK: - POST /dialog/oauth/signin
+
+    func signIn(_ request: Request) async throws -> Response {
+        let (form, parsed) = try await postedDialog(request)
+        let dialog: DialogRequest
+        switch parsed {
+        case .success(let request): dialog = request
+        case .failure(let error): return try failure(error, afterPost: true)
+        }
+        let browser = services.csrf.authenticBrowserID(BrowserCookies.value(BrowserCookies.browser, in: request))
+        if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .signIn, binding: browser) {
+            return try errorPage(refusal)
+        }
+        let user: TestUserRecord
+        if let userID = try value(form, "user_id") {
+            guard services.configuration.userPicker else {
+                return try await signInPage(dialog, request: request, errorMessage: Self.pickerOff, email: nil, status: .forbidden)
+            }
+            guard let found = try await services.store.user(id: userID), found.pickable else {
+                return try await signInPage(dialog, request: request, errorMessage: Self.notPickable, email: nil, status: .forbidden)
+            }
+            user = found
+        } else {
+            let email = (try value(form, "email") ?? "").trimmingCharacters(in: .whitespaces)
+            let password = try value(form, "pass") ?? ""
+            let throttle = SignInThrottle(store: services.store, limits: services.configuration.signInLimits)
+            let address = ClientAddress.current
+            if case .refused(let retryAfter) = try await throttle.attempt(email: email, address: address) {
+                services.logger.notice("dialog sign-in refused: too many attempts", metadata: ["app": "\(dialog.app.id)"])
+                var response = try await signInPage(
+                    dialog, request: request, errorMessage: Self.tooManyAttempts(retryAfter: retryAfter), email: email,
+                    status: .tooManyRequests
+                )
+                response.headers[.retryAfter] = String(retryAfter)
+                return response
+            }
+            // An unknown email, or a user without a password, is checked against a decoy hash: the same
+            // work as a wrong password, so the answer's timing does not tell who exists.
+            let found = try await services.store.userWithPasswordHash(email: email)
+            guard PasswordHasher.verify(password, againstUserHash: found.flatMap { $0.1 }), let found else {
+                services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
+                return try await signInPage(dialog, request: request, errorMessage: Self.incorrectPassword, email: email, status: .unauthorized)
+            }
+            try await throttle.succeeded(email: email, address: address)
+            user = found.0
+        }
+        // A new session at every sign-in, whatever session cookie came with the form (no fixation).
+        let secret = try await services.store.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
+        var response = Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
+        response.setCookie(BrowserCookies.make(
+            name: BrowserCookies.session, value: secret, maxAge: Int(services.configuration.sessionLifetime),
+            secure: services.urls.isSecure
+        ))
+        return response
+    }
+
+    // MARK: - The page
+
+    /// The sign-in page, with a fresh single-use form token bound to this browser's `ll_browser` cookie,
+    /// which is issued here when the browser has none that this provider made.
+    func signInPage(
+        _ dialog: DialogRequest, request: Request, errorMessage: String?, email: String?, status: HTTPResponse.Status,
+        search: String? = nil
+    ) async throws -> Response {
+        let existing = services.csrf.authenticBrowserID(BrowserCookies.value(BrowserCookies.browser, in: request))
+        let browser = existing ?? services.csrf.newBrowserID()
+        var context: [String: Any] = [
+            "title": "Log in to \(dialog.app.name)",
+            "appName": dialog.app.name,
+            "limited": dialog.limited,
+            "errorMessage": errorMessage ?? "",
+            "email": email ?? "",
+            "signInPath": Self.signInPath,
+            "csrfToken": services.csrf.token(for: .signIn, binding: browser, now: ProviderTime.now()),
+            "request": dialog.query,
+            "picker": services.configuration.userPicker,
+        ]
+        if services.configuration.userPicker {
+            let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
+            let found = try await services.store.pickableUsers(matching: search, limit: Self.pickerSize + 1)
+            let users = found.prefix(Self.pickerSize).map { ["id": $0.id, "name": $0.fullName, "email": $0.email] }
+            context["users"] = Array(users)
+            context["hasUsers"] = !users.isEmpty
+            context["moreUsers"] = found.count > Self.pickerSize
+            context["pickerSize"] = String(Self.pickerSize)
+            context["search"] = search
+            context["searchLength"] = String(Self.maximumSearchLength)
+            context["noMatch"] = !search.isEmpty && users.isEmpty
+        }
+        services.metrics.dialogShown("signin")
+        let html = try services.pages.render(.signIn, context)
+        var response = Responses.html(html, status: status)
+        if existing == nil {
+            response.setCookie(BrowserCookies.make(name: BrowserCookies.browser, value: browser, maxAge: nil, secure: services.urls.isSecure))
+        }
+        return response
+    }
+}

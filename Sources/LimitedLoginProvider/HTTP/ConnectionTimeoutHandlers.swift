@@ -1,0 +1,131 @@
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// The first handler of a connection's pipeline, before the HTTP decoder: it sees every byte as it
+/// arrives, keeps the connection's ``ConnectionWait``, and closes the connection when the wait's deadline
+/// passes. It must sit before the decoder because a request head that trickles in produces no HTTP part
+/// until it is complete, and that is exactly the client it has to cut.
+///
+/// Lives on the connection's event loop, like every channel handler.
+final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private var wait: ConnectionWait
+    private let logger: Logger
+    private var context: ChannelHandlerContext?
+    /// The pending check and when it runs. A deadline that moves later leaves it in place: it runs, finds
+    /// the new deadline, and schedules itself again, so a busy connection does not reschedule per request.
+    private var check: (task: Scheduled<Void>, at: NIODeadline)?
+
+    init(limits: ConnectionLimits, logger: Logger) {
+        self.wait = ConnectionWait(limits: limits, openedAt: .now())
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { scheduleCheck() }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelCheck()
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        scheduleCheck()
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelCheck()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        wait.bytesArrived(at: .now())
+        scheduleCheck()
+        context.fireChannelRead(data)
+    }
+
+    // MARK: What the HTTP side reports (RequestPhaseHandler)
+
+    func requestHeadArrived() {
+        wait.headArrived(at: .now())
+        scheduleCheck()
+    }
+
+    func requestEnded() {
+        wait.requestEnded(at: .now())
+        scheduleCheck()
+    }
+
+    func answerSent() {
+        wait.answerSent(at: .now())
+        scheduleCheck()
+    }
+
+    // MARK: The timer
+
+    private func scheduleCheck() {
+        guard let context, let deadline = wait.deadline?.at else { return }
+        if let check {
+            if check.at <= deadline { return }
+            check.task.cancel()
+        }
+        let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] () -> Void in
+            self?.runCheck()
+        }
+        check = (task, deadline)
+    }
+
+    private func runCheck() {
+        check = nil
+        guard let context, let deadline = wait.deadline else { return }
+        guard deadline.at <= .now() else {
+            scheduleCheck()
+            return
+        }
+        logger.debug(
+            "Closing a connection: \(deadline.limit.rawValue).",
+            metadata: ["peer": "\(context.channel.remoteAddress?.description ?? "?")"]
+        )
+        context.close(promise: nil)
+    }
+
+    private func cancelCheck() {
+        check?.task.cancel()
+        check = nil
+    }
+}
+
+/// Sits after the HTTP decoder and tells the ``ConnectionTimeoutHandler`` of the same connection where
+/// each request stands: head arrived, request ended, answer sent. Passes every part through unchanged.
+final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let timeouts: ConnectionTimeoutHandler
+
+    init(reportingTo timeouts: ConnectionTimeoutHandler) {
+        self.timeouts = timeouts
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: timeouts.requestHeadArrived()
+        case .body: break
+        case .end: timeouts.requestEnded()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { timeouts.answerSent() }
+        context.write(data, promise: promise)
+    }
+}

@@ -1,0 +1,47 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// `GET /_admin/export` (the state in the fixtures file's shape; `?include_keys=true` adds the signing
+/// keys) and `POST /_admin/reset` (everything but keys and secrets removed, then the demo data seeded again
+/// unless `{"empty": true}` or `?empty=true`; queued scenarios are cleared).
+struct AdminStateController: Sendable {
+    /// Set while the store was emptied on purpose, so that the next start does not seed it again.
+    static let emptiedSetting = "emptied_by_reset"
+
+    let services: ProviderServices
+
+    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+        router.get("/_admin/export") { request, _ in try await guarded(request) { try await export(request) } }
+        router.post("/_admin/reset") { request, _ in try await guarded(request) { try await reset(request) } }
+    }
+
+    private func export(_ request: Request) async throws -> Response {
+        let includeKeys: Bool
+        switch request.uri.queryParameters.get("include_keys") {
+        case nil, "false"?, "0"?: includeKeys = false
+        case "true"?, "1"?: includeKeys = true
+        case let other?: return AdminController.error("include_keys must be true or false, not \"\(other)\".", status: .badRequest)
+        }
+        let data = try await StateExport(store: services.store).json(includingKeys: includeKeys)
+        return Responses.jsonBytes(Array(data))
+    }
+
+    private func reset(_ request: Request) async throws -> Response {
+        var empty = request.uri.queryParameters.get("empty") == "true"
+        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
+        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .success(let body):
+            if let value = body["empty"] {
+                guard let flag = value.boolValue else { return AdminController.error("\"empty\" must be true or false.", status: .badRequest) }
+                empty = empty || flag
+            }
+        }
+        try await services.store.reset()
+        services.scenarios.clear()
+        var seeded = false
+        if !empty { seeded = try await FixtureLoader(store: services.store).seedDemoDataIfEmpty() }
+        try await services.store.setSetting(Self.emptiedSetting, to: empty ? "1" : "0")
+        services.logger.notice("store reset through the admin API", metadata: ["empty": "\(empty)"])
+        return Responses.json(.object(["success": true, "seeded_demo_data": .bool(seeded)]))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// `POST /_admin/tokens`: an ID token (and, for a classic login, an access token) for an app and a test
+/// user without a browser, through the same issuer, claims, app-scoped IDs, friends rule and grants as the
+/// dialog (SPEC section 9). The grant is recorded as a consent would record it.
+///
+/// `{"app_id": "…", "user": "alice@example.com", "permissions": ["email"], "nonce": "…",
+///   "tracking": "limited" | "enabled", "defect": "expired"}` → `{"id_token", "access_token"?, "claims"}`.
+struct AdminTokenController: Sendable {
+    let services: ProviderServices
+
+    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+        router.post("/_admin/tokens") { request, _ in try await guarded(request) { try await mint(request) } }
+        router.get("/_admin/tokens/defects") { request, _ in
+            try await guarded(request) {
+                Responses.json(.object(["defects": .array(TokenDefect.allCases.map {
+                    .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
+                })]))
+            }
+        }
+    }
+
+    private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
+
+    private func mint(_ request: Request) async throws -> Response {
+        let body: JSONObject
+        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
+        case .failure(let error): return bad(error.message)
+        case .success(let object): body = object
+        }
+        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { return bad("Give \"app_id\".") }
+        guard let userName = body["user"]?.stringValue, !userName.isEmpty else {
+            return bad("Give \"user\": a test user's ID or email.")
+        }
+        guard let app = try await services.store.app(id: appID) else {
+            return AdminController.error("No app with ID \(appID).", status: .notFound)
+        }
+        guard let user = try await services.store.user(idOrEmail: userName) else {
+            return AdminController.error("No test user \(userName) (give an ID or an email).", status: .notFound)
+        }
+        let tracking: LoginTracking
+        switch body["tracking"]?.stringValue ?? (body["tracking"] == nil ? "limited" : nil) {
+        case "limited"?: tracking = .limited
+        case "enabled"?: tracking = .enabled
+        default: return bad("\"tracking\" must be \"limited\" or \"enabled\".")
+        }
+        var defect: TokenDefect?
+        if let value = body["defect"] {
+            guard let name = value.stringValue, let known = TokenDefect(rawValue: name) else {
+                return bad("Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
+                    + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            defect = known
+        }
+        let names: [String]
+        switch body["permissions"] {
+        case nil: names = ["public_profile"]
+        case .string(let text)?: names = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        case .array(let values)?:
+            let strings = values.compactMap(\.stringValue)
+            guard strings.count == values.count else { return bad("\"permissions\" must be a list of permission names.") }
+            names = strings
+        default: return bad("\"permissions\" must be a list of permission names, or one comma-separated string.")
+        }
+        let nonce: String
+        switch body["nonce"] {
+        case nil: nonce = UUID().uuidString
+        case .string(let text)?: nonce = text
+        default: return bad("\"nonce\" must be a string.")
+        }
+        var permissions = Set(names.map { Permission(name: $0) })
+        permissions.insert(.publicProfile)
+        do { try LoginConfiguration.validate(permissions: permissions, tracking: tracking, nonce: nonce) } catch {
+            return bad(error.description)
+        }
+
+        let completion = LoginCompletion(services: services)
+        let scope = permissions.sorted { $0.name < $1.name }
+        let grant = try await completion.recordConsent(appID: app.id, userID: user.id, scope: scope, ticked: permissions)
+        var granted = grant.granted
+        if tracking == .limited { granted = granted.filter(\.isAllowedInLimitedLogin) }
+        let issuer = TokenIssuer(services: services)
+        var answer: [String: JSONValue] = [:]
+        var accessToken: IssuedAccessToken?
+        if tracking == .enabled {
+            let issued = try await issuer.accessToken(app: app, userID: user.id)
+            accessToken = issued
+            answer["access_token"] = .string(issued.token)
+            answer["expires_in"] = .number(Double(issued.expiresIn))
+            answer["data_access_expiration_time"] = .number(Double(issued.dataAccessExpiresAt))
+        }
+        let idToken = try await issuer.idToken(
+            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, defect: defect
+        )
+        answer["id_token"] = .string(idToken.token)
+        answer["claims"] = .object(idToken.claims)
+        answer["granted_scopes"] = .array(granted.map(\.name).sorted().map { .string($0) })
+        if let defect { answer["defect"] = .string(defect.rawValue) }
+        services.logger.info("token minted", metadata: [
+            "app": "\(app.id)", "user": "\(user.id)", "limited": "\(tracking == .limited)", "defect": "\(defect?.rawValue ?? "none")",
+        ])
+        return Responses.json(.object(JSONObject(answer)), status: .created)
+    }
+}

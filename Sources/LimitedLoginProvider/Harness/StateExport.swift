@@ -1,0 +1,50 @@
+import Foundation
+import LimitedLoginCore
+
+/// The provider's state in the fixtures file's shape (`GET /_admin/export`, `limited-login export`,
+/// `serve --export-on-exit`): apps, users (with password hashes, never passwords), friendships, grants and
+/// app-scoped IDs, and with `includingKeys` the signing keys. `serve --fixtures` loads it back to the same
+/// state: the same IDs, `sub`s and grants (and, with the keys, tokens signed before still verify).
+struct StateExport: Sendable {
+    let store: ProviderStore
+
+    func fixtures(includingKeys: Bool) async throws -> ProviderFixtures {
+        let apps = try await store.apps().map { app in
+            ProviderFixtures.App(id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID)
+        }
+        var users: [ProviderFixtures.User] = []
+        for user in try await store.users() {
+            var entry = ProviderFixtures.User(
+                id: user.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
+                birthday: user.birthday, gender: user.gender, hometown: user.hometown.map { .init(id: $0.id, name: $0.name) },
+                location: user.location.map { .init(id: $0.id, name: $0.name) }, link: user.link,
+                friends: try await store.friendIDs(of: user.id), pickable: user.pickable
+            )
+            entry.passwordHash = try await store.passwordHash(userID: user.id)
+            users.append(entry)
+        }
+        let grants = try await store.allGrants().map { grant in
+            ProviderFixtures.Grant(
+                appID: grant.appID, userID: grant.userID, granted: grant.granted.map(\.name).sorted(),
+                declined: grant.declined.map(\.name).sorted(), installed: grant.installed
+            )
+        }
+        let asids = try await store.allAppScopedIDs().map { ProviderFixtures.AppScopedID(appID: $0.appID, userID: $0.userID, asid: $0.asid) }
+        var keys: [ProviderFixtures.SigningKey]?
+        if includingKeys {
+            keys = try await store.signingKeys().map { key in
+                ProviderFixtures.SigningKey(
+                    kid: key.keyID, privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: key.retiredAt
+                )
+            }
+        }
+        return ProviderFixtures(apps: apps, users: users, grants: grants, appScopedIDs: asids, signingKeys: keys)
+    }
+
+    /// The JSON text: keys sorted, indented, so that two exports of one state are the same bytes.
+    func json(includingKeys: Bool) async throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(try await fixtures(includingKeys: includingKeys))
+    }
+}

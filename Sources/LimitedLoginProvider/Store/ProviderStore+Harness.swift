@@ -1,0 +1,27 @@
+import SQLKit
+
+extension ProviderStore {
+    /// The test user with this provider ID, or else with this email (case-insensitive), or nil: how the
+    /// harness names a person (`"user": "alice@example.com"` or `"user": "100001"`).
+    public func user(idOrEmail: String) async throws(StoreError) -> TestUserRecord? {
+        if let user = try await user(id: idOrEmail) { return user }
+        guard idOrEmail.contains("@") else { return nil }
+        return try await userWithPasswordHash(email: idOrEmail)?.0
+    }
+
+    /// A setting's value, or nil when it was never set.
+    func settingValue(_ name: String) async throws(StoreError) -> String? {
+        try await run("setting \(name)") {
+            try await db.select().column("value").from("ll_settings").where("name", .equal, name)
+                .first(decodingColumn: "value", as: String.self)
+        }
+    }
+
+    /// Sets a setting, replacing any value.
+    func setSetting(_ name: String, to value: String) async throws(StoreError) {
+        try await run("setting \(name)") {
+            try await db.insert(into: "ll_settings").columns("name", "value").values(name, value)
+                .onConflict(with: ["name"]) { $0.set(excludedValueOf: "value") }.run()
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import SQLKit
+
+/// A counter of sign-in attempts in a fixed window: how many, and when the window began.
+struct SignInAttemptCount: Sendable, Equatable {
+    var attempts: Int64
+    var windowStart: Int64
+}
+
+extension ProviderStore {
+    /// Counts one more sign-in attempt under `key` and returns the count, in one statement, so that
+    /// concurrent attempts (on this node or on any node of a shared database) each get a distinct count.
+    ///
+    /// A window older than `window` seconds starts afresh at `now` with this attempt.
+    func countSignInAttempt(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
+        let expired = now - window
+        let row = try await run("sign-in attempts") {
+            try await db.raw("""
+                INSERT INTO ll_sign_in_attempts (attempt_key, window_start, attempts) VALUES (\(bind: key), \(bind: now), 1)
+                ON CONFLICT (attempt_key) DO UPDATE SET
+                attempts = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired) THEN 1
+                    ELSE ll_sign_in_attempts.attempts + 1 END,
+                window_start = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired) THEN \(bind: now)
+                    ELSE ll_sign_in_attempts.window_start END
+                RETURNING attempts, window_start
+                """).first()
+        }
+        guard let row,
+              let attempts = try? row.decode(column: "attempts", as: Int64.self),
+              let windowStart = try? row.decode(column: "window_start", as: Int64.self)
+        else { throw .corrupt("the sign-in attempt counter \(key) returned no count") }
+        return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
+    }
+
+    /// Takes one attempt back from `key` (an attempt that turned out to succeed).
+    func uncountSignInAttempt(key: String) async throws(StoreError) {
+        try await run("sign-in attempts") {
+            try await db.update("ll_sign_in_attempts").set("attempts", to: SQLRaw("attempts - 1"))
+                .where("attempt_key", .equal, key).where("attempts", .greaterThan, Int64(0)).run()
+        }
+    }
+
+    /// Forgets every attempt counted under `key`.
+    func clearSignInAttempts(key: String) async throws(StoreError) {
+        try await run("sign-in attempts") {
+            try await db.delete(from: "ll_sign_in_attempts").where("attempt_key", .equal, key).run()
+        }
+    }
+
+    /// Removes counters whose window began before `before`: they count nothing any more.
+    func purgeSignInAttempts(before: Int64) async throws(StoreError) {
+        try await run("sign-in attempts") {
+            try await db.delete(from: "ll_sign_in_attempts").where("window_start", .lessThan, before).run()
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `serve` options from the environment (issue: configuration without flags, as containers and CI set it):
+/// every option `--name` also reads `LIMITED_LOGIN_NAME` (dashes become underscores); a flag on the command
+/// line wins. Flags read true/false (also 1/0, yes/no).
+enum ServeEnvironment {
+    /// Every `serve` option and whether it is a flag (takes no value).
+    static let options: [(name: String, isFlag: Bool)] = [
+        ("host", false), ("port", false), ("database", false), ("issuer", false), ("public-url", false),
+        ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false),
+        ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
+        ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
+        ("exec", false), ("ready-file", false), ("export-on-exit", false),
+    ]
+
+    /// The variable that stands for `--name`.
+    static func variable(for name: String) -> String {
+        "LIMITED_LOGIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// Why a variable cannot be used.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `arguments` (after the program name) with the variables' options added to a `serve` command line
+    /// that does not give them itself. Other commands are returned unchanged.
+    static func arguments(_ arguments: [String], environment: [String: String]) throws(Problem) -> [String] {
+        guard arguments.first == "serve" else { return arguments }
+        if arguments.contains("--help") || arguments.contains("-h") { return arguments }
+        var result = arguments
+        for (name, isFlag) in options {
+            let variable = variable(for: name)
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            let flag = "--" + name
+            guard !arguments.contains(where: { $0 == flag || $0.hasPrefix(flag + "=") }) else { continue }
+            if isFlag {
+                switch value.lowercased() {
+                case "1", "true", "yes": result.append(flag)
+                case "0", "false", "no": break
+                default: throw Problem(description: "\(variable) must be true or false, not \"\(value)\"")
+                }
+            } else {
+                result.append(flag + "=" + value)
+            }
+        }
+        return result
+    }
+}

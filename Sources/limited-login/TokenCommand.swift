@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import LimitedLoginJOSE
+import LimitedLoginProvider
+
+/// `limited-login token`: mint an ID token through a running provider's admin API, for a test.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Mint an ID token (and, for a classic login, an access token) for an app and a test user, without a browser.",
+        discussion: """
+            The token goes through the same issuer, claims, app-scoped IDs, friends rule and grants as the dialog, and the \
+            grant is recorded as a consent would record it. Plain output is the ID token alone on one line; --json prints \
+            {"id_token", "access_token" (classic), "claims", ...}. --defect makes the token wrong in one named way, to test \
+            a backend's rejection paths (--list-defects lists them).
+
+            Examples:
+              ID_TOKEN=$(limited-login token --app-id 1000000000000001 --user alice@example.com --nonce n-1)
+              limited-login token --app-id 1000000000000001 --user alice@example.com --defect expired
+              limited-login token --list-defects
+            """
+    )
+
+    @Option(name: .customLong("app-id"), help: "The app the token is for.")
+    var appID: String?
+
+    @Option(help: "The test user: an ID or an email.")
+    var user: String?
+
+    @Option(help: "Permissions granted, comma-separated (public_profile is always granted).")
+    var permissions = "public_profile"
+
+    @Option(help: "The nonce the token carries (default: a fresh UUID; see the claims with --json).")
+    var nonce: String?
+
+    @Option(help: "limited (an ID token only; the default) or enabled (classic: also an access token).")
+    var tracking: TrackingOption = .limited
+
+    @Option(help: "Make the token wrong in one named way (see --list-defects).")
+    var defect: String?
+
+    @Flag(name: .customLong("list-defects"), help: "List the defects, one line each, and exit.")
+    var listDefects = false
+
+    @Flag(help: "Print the whole answer as JSON.")
+    var json = false
+
+    @OptionGroup var connection: AdminConnection
+
+    func validate() throws {
+        if listDefects { return }
+        guard appID != nil else { throw ValidationError("Give --app-id (the demo app of 'serve' is 1000000000000001).") }
+        guard user != nil else { throw ValidationError("Give --user: a test user's ID or email, e.g. alice@example.com.") }
+        if let defect, TokenDefect(rawValue: defect) == nil {
+            throw ValidationError("Unknown defect \"\(defect)\"; one of: \(TokenDefect.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        if listDefects {
+            let width = TokenDefect.allCases.map(\.rawValue.count).max() ?? 0
+            for defect in TokenDefect.allCases {
+                printLine(defect.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + defect.summary)
+            }
+            return
+        }
+        var body: JSONObject = [
+            "app_id": .string(appID ?? ""), "user": .string(user ?? ""), "tracking": .string(tracking.rawValue),
+            "permissions": .array(permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { .string($0) }),
+        ]
+        if let nonce { body["nonce"] = .string(nonce) }
+        if let defect { body["defect"] = .string(defect) }
+        let answer = try await AdminRequest.send(connection, path: "/_admin/tokens", method: .POST, body: .json(.object(body)))
+        if json {
+            printLine(JSONSerializer.prettyPrinted(answer))
+        } else {
+            guard let token = answer.objectValue?["id_token"]?.stringValue else {
+                throw CommandFailure.fail("limited-login token: the provider's answer has no id_token")
+            }
+            printLine(token)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import LimitedLoginTestSupport
+@testable import LimitedLoginProvider
+import Logging
+import Testing
+
+/// Runs a provider with `limits` on 127.0.0.1 on a free port for the length of `body`, as `serve` runs it
+/// (the same application and child channel), and gives the port.
+private func withServedProvider<Value: Sendable>(
+    _ limits: ConnectionLimits,
+    logger: Logger = TestFixtures.quietLogger,
+    _ body: @Sendable (_ port: Int) async throws -> Value
+) async throws -> Value {
+    var configuration = TestFixtures.configuration(publicBaseURL: nil)
+    configuration.connectionLimits = limits
+    let provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
+    let (baseURLs, running) = AsyncStream<String>.makeStream()
+    let server = Task {
+        try await provider.application { baseURL in running.yield(baseURL) }.runService(gracefulShutdownSignals: [])
+    }
+    defer { running.finish() }
+    var iterator = baseURLs.makeAsyncIterator()
+    do {
+        let baseURL = try #require(await iterator.next())
+        let port = try #require(URLComponents(string: baseURL)?.port)
+        let value = try await body(port)
+        server.cancel()
+        _ = await server.result
+        await provider.store.close()
+        return value
+    } catch {
+        server.cancel()
+        _ = await server.result
+        await provider.store.close()
+        throw error
+    }
+}
+
+private let healthRequest = keepAliveRequest("/health")
+
+/// A margin for the scheduler of a busy two-core machine: a limit is met if the server closes the
+/// connection no earlier than 100 ms before it and no later than this after it.
+private let lateness = Duration.seconds(3)  // a loaded 2-core machine running the whole suite: seen 2.4 s
+
+private func seconds(_ duration: Duration) -> String {
+    String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+}
+
+@Suite("Connection limits: a real provider on loopback, real sockets")
+struct ConnectionLimitTests {
+    @Test("a request head sent a byte at a time, slower than the header timeout, is cut at the timeout; the same head within it is answered")
+    func slowRequestHead() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(3), idleTimeout: .seconds(30), bodyTimeout: .seconds(30))
+        try await withServedProvider(limits) { port in
+            async let slow: (sent: Int, closedAfter: Duration?) = {
+                // One byte every 300 ms: the 65-byte head would take 20 s.
+                let socket = try LoopbackSocket(port: port)
+                let clock = ContinuousClock()
+                let start = clock.now
+                for (index, byte) in healthRequest.enumerated() {
+                    if socket.state() == .closed { return (index, clock.now - start) }
+                    try? socket.send(String(byte))
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+                return (healthRequest.count, try await socket.waitUntilClosed(within: .zero).map { _ in clock.now - start })
+            }()
+            async let fast: (answer: String, took: Duration) = {
+                // The same head in two pieces, 200 ms apart.
+                let socket = try LoopbackSocket(port: port)
+                let clock = ContinuousClock()
+                let start = clock.now
+                try socket.send(String(healthRequest.prefix(20)))
+                try await Task.sleep(for: .milliseconds(200))
+                try? socket.send(String(healthRequest.dropFirst(20)))
+                let took = clock.now - start
+                return ((try? await socket.response()) ?? "no answer: \(socket.received.count) bytes", took)
+            }()
+            let (sent, closedAfter) = try await slow
+            let closed = try #require(closedAfter, "the slow client was never cut")
+            #expect(sent < healthRequest.count, "the slow client sent its whole head (\(sent) bytes)")
+            #expect(closed >= .milliseconds(2900), "cut after \(seconds(closed)), before the 3 s header timeout")
+            #expect(closed <= .seconds(3) + lateness, "cut after \(seconds(closed)), long after the 3 s header timeout")
+            let (answer, took) = try await fast
+            #expect(took < .seconds(3), "the machine is too busy: sending the head in two pieces took \(seconds(took))")
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "the head sent in \(seconds(took)) got: \(answer)")
+            #expect(answer.hasSuffix(#"{"status":"ok"}"#))
+        }
+    }
+
+    @Test("a connection that says nothing at all is closed at the header timeout")
+    func silentConnection() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(30), bodyTimeout: .seconds(30))
+        try await withServedProvider(limits) { port in
+            let socket = try LoopbackSocket(port: port)
+            let closed = try #require(try await socket.waitUntilClosed(within: .seconds(1) + lateness + .seconds(2)))
+            #expect(closed >= .milliseconds(900) && closed <= .seconds(1) + lateness, "closed after \(seconds(closed))")
+            #expect(socket.received.isEmpty, "the server sent \(socket.received.count) bytes")
+        }
+    }
+
+    @Test("an idle keep-alive connection is closed after the idle timeout; one that keeps making requests is not")
+    func idleKeepAlive() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(2), bodyTimeout: .seconds(10))
+        try await withServedProvider(limits) { port in
+            async let idle: Duration? = {
+                let socket = try LoopbackSocket(port: port)
+                let answer = try await socket.exchange(healthRequest)
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+                return try await socket.waitUntilClosed(within: .seconds(2) + lateness + .seconds(2))
+            }()
+            async let busy: Void = {
+                // A request every 500 ms for 4 s: twice the idle timeout in all, a quarter of it between requests.
+                let socket = try LoopbackSocket(port: port)
+                for round in 1...8 {
+                    let answer = try await socket.exchange(healthRequest)
+                    #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "request \(round): \(answer)")
+                    try await Task.sleep(for: .milliseconds(500))
+                    #expect(socket.state() == .open, "closed after request \(round), 500 ms after its answer")
+                }
+            }()
+            let closed = try #require(try await idle, "the idle connection was never closed")
+            #expect(closed >= .milliseconds(1900) && closed <= .seconds(2) + lateness, "closed \(seconds(closed)) after its answer")
+            try await busy
+        }
+    }
+
+    @Test("pipelined requests sent in one write are all answered, and the idle timeout starts after the last answer")
+    func pipelinedRequests() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(1), bodyTimeout: .seconds(10))
+        try await withServedProvider(limits) { port in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send(String(repeating: healthRequest, count: 3))
+            for round in 1...3 {
+                let answer = try await socket.response()
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "answer \(round): \(answer)")
+            }
+            let closed = try #require(try await socket.waitUntilClosed(within: .seconds(1) + lateness + .seconds(2)))
+            #expect(closed >= .milliseconds(900) && closed <= .seconds(1) + lateness, "closed \(seconds(closed)) after the last answer")
+        }
+    }
+
+    @Test("a started body that stalls is cut at the body timeout, even when it trickles; a body within it is answered")
+    func stalledBody() async throws {
+        // 4 s: the prompt body below needs 0.5 s, with room for a machine loaded by the whole suite.
+        let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .seconds(4))
+        let body = "app_id=\(TestFixtures.appID)&id_token=" + String(repeating: "x", count: 60)
+        let head = "POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        try await withServedProvider(limits) { port in
+            async let stalled: Duration? = {
+                // Half the body at once, then a byte every 200 ms: the rest would take 8 s.
+                let socket = try LoopbackSocket(port: port)
+                try socket.send(head + body.prefix(body.count / 2))
+                let clock = ContinuousClock()
+                let start = clock.now
+                for byte in body.dropFirst(body.count / 2) {
+                    if socket.state() == .closed { return clock.now - start }
+                    try? socket.send(String(byte))
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                return nil
+            }()
+            async let prompt: String = {
+                // The body in five pieces, 100 ms apart.
+                let socket = try LoopbackSocket(port: port)
+                try socket.send(head)
+                for piece in stride(from: 0, to: body.count, by: 20) {
+                    try await Task.sleep(for: .milliseconds(100))
+                    try socket.send(String(body.dropFirst(piece).prefix(20)))
+                }
+                return try await socket.response()
+            }()
+            let closed = try #require(try await stalled, "the stalled body was never cut")
+            #expect(closed >= .milliseconds(3900) && closed <= .seconds(4) + lateness, "cut \(seconds(closed)) after its head")
+            // The made-up ID token is refused: what matters is that the provider read the whole body and answered.
+            let answer = try await prompt
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request"), "\(answer)")
+        }
+    }
+
+    @Test("with a maximum of 3 connections, a 4th is closed at once while 3 are open, and accepted again once one closes; refusals are logged once per interval with their count")
+    func maximumConnections() async throws {
+        let logs = CapturedLogs()
+        var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
+        logger.logLevel = .info
+        var limits = ConnectionLimits(maximumConnections: 3)
+        limits.refusalLogInterval = .seconds(2)
+        let refusalLines: @Sendable () -> [String] = {
+            logs.records.withLock { $0.filter { $0.hasPrefix("warning Refused") } }
+        }
+        try await withServedProvider(limits, logger: logger) { port in
+            // Each of the three answers a request, so the provider has surely counted it.
+            let open = try (1...3).map { _ in try LoopbackSocket(port: port) }
+            for socket in open {
+                #expect(try await socket.exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"))
+            }
+
+            let fourth = try LoopbackSocket(port: port)
+            try? fourth.send(healthRequest)
+            let closed = try #require(try await fourth.waitUntilClosed(within: .seconds(3)), "the 4th connection stayed open")
+            #expect(closed < .milliseconds(1500), "the 4th connection was closed only after \(seconds(closed))")
+            #expect(fourth.received.isEmpty, "the 4th connection got an answer")
+            for socket in open {
+                #expect(try await socket.exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"), "an admitted connection stopped answering")
+            }
+            #expect(refusalLines().count == 1)
+            #expect(refusalLines().first?.contains("Refused 1 connection since the last report: 3 connections were open") == true, "\(refusalLines())")
+
+            // Two more within the interval: no line now, one line with both when the interval has passed.
+            for _ in 1...2 {
+                let refused = try LoopbackSocket(port: port)
+                #expect(try await refused.waitUntilClosed(within: .seconds(3)) != nil, "a connection over the maximum stayed open")
+            }
+            #expect(refusalLines().count == 1, "a second line within the interval: \(refusalLines())")
+            for _ in 0..<40 where refusalLines().count < 2 { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(refusalLines().count == 2)
+            #expect(refusalLines().last?.contains("Refused 2 connections since the last report") == true, "\(refusalLines())")
+
+            // One closes: a new connection is admitted (once the provider has seen the close).
+            open[0].release()
+            var answer: String?
+            for _ in 0..<30 where answer == nil {
+                let again = try LoopbackSocket(port: port)
+                answer = try? await again.exchange(healthRequest, within: .seconds(2))
+                if answer == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true, "no connection was admitted after one of the three closed")
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLogin
+import LimitedLoginCore
+@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
+import Testing
+
+/// Issue #23 items 3 and 4: failed sign-ins are limited per account and per client address, counted in
+/// the store; and an unknown email costs the same as a wrong password.
+@Suite("Sign-in: limits on guessing, and timing that does not tell who exists")
+struct SignInLimitTests {
+    static func configuration(_ limits: SignInLimits, store: StoreLocation = .sqliteMemory) -> ProviderConfiguration {
+        var configuration = TestFixtures.configuration(store: store)
+        configuration.signInLimits = limits
+        return configuration
+    }
+
+    /// Checks a refusal: 429, a `Retry-After` within the window, and a page that says the same.
+    static func expectRefused(_ page: Page, window: Int64 = 60, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(page.status == .tooManyRequests, "\(page.status)", sourceLocation: sourceLocation)
+        let retryAfter = try #require(page.headers[.retryAfter].flatMap { Int64($0) }, sourceLocation: sourceLocation)
+        #expect((1...window).contains(retryAfter), sourceLocation: sourceLocation)
+        #expect(
+            HTMLForm.text(ofElementWithID: "error-message", in: page.body) == DialogController.tooManyAttempts(retryAfter: retryAfter),
+            sourceLocation: sourceLocation
+        )
+        #expect(page.hiddenInput("csrf_token") != nil, "the page has a fresh form", sourceLocation: sourceLocation)
+    }
+
+    @Test("ten wrong passwords for an account, then 429 with Retry-After, also for the right one; other accounts go on")
+    func perAccount() async throws {
+        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000))) { client, _ in
+            let browser = DialogBrowser(client: client)
+            var page = try await browser.get(dialogPath())
+            for attempt in 1...10 {
+                page = try await browser.signIn(email: "alice@example.com", password: "guess-\(attempt)", on: page)
+                #expect(page.status == .unauthorized, "attempt \(attempt)")
+            }
+            page = try await browser.signIn(email: "ALICE@example.com ", password: "alice-pass", on: page)
+            try Self.expectRefused(page)
+            #expect(browser.cookies["ll_session"] == nil)
+            #expect(page.body.contains("value=\"ALICE@example.com\""), "the email is kept")
+
+            let bob = try await browser.signIn(email: "bob@example.com", password: "bob-pass", on: page)
+            #expect(bob.status == .seeOther)
+        }
+    }
+
+    @Test("a successful sign-in clears the account's count")
+    func successResets() async throws {
+        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000))) { client, _ in
+            let first = DialogBrowser(client: client)
+            var page = try await first.get(dialogPath())
+            for attempt in 1...9 {
+                page = try await first.signIn(email: "alice@example.com", password: "guess-\(attempt)", on: page)
+            }
+            #expect(try await first.signIn(email: "alice@example.com", password: "alice-pass", on: page).status == .seeOther)
+
+            let second = DialogBrowser(client: client)
+            page = try await second.get(dialogPath())
+            for attempt in 1...10 {
+                page = try await second.signIn(email: "alice@example.com", password: "again-\(attempt)", on: page)
+                #expect(page.status == .unauthorized, "attempt \(attempt): the nine before the success no longer count")
+            }
+            try Self.expectRefused(try await second.signIn(email: "alice@example.com", password: "alice-pass", on: page))
+        }
+    }
+
+    @Test("unknown emails are limited like known ones, and the limit lifts when the window has passed")
+    func windowPasses() async throws {
+        try await withProvider(Self.configuration(SignInLimits(perAccount: 2, perAddress: 1000, window: 8))) { client, _ in
+            let browser = DialogBrowser(client: client)
+            var page = try await browser.get(dialogPath())
+            for email in ["nobody@example.com", "nobody@example.com", "alice@example.com", "alice@example.com"] {
+                page = try await browser.signIn(email: email, password: "wrong", on: page)
+                #expect(page.status == .unauthorized)
+            }
+            page = try await browser.signIn(email: "nobody@example.com", password: "wrong", on: page)
+            try Self.expectRefused(page, window: 8)
+            page = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page)
+            try Self.expectRefused(page, window: 8)
+            // Times are whole seconds: 8.1 s after the refusals (8 s: room for a loaded machine to make the five tries within one window), the window that began before them is over.
+            try await Task.sleep(for: .milliseconds(8100))
+            #expect(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page).status == .seeOther)
+        }
+    }
+
+    @Test("on a real server: ten failures from one address, then 429 for any account; a forwarded-for header changes nothing")
+    func perAddressOverLoopback() async throws {
+        let configuration = Self.configuration(SignInLimits(perAccount: 1000, perAddress: 10))
+        try await withLiveProvider(configuration) { _, client, _ in
+            let browser = DialogBrowser(client: client)
+            var page = try await browser.get(dialogPath())
+            for attempt in 1...10 {
+                page = try await browser.signIn(email: "someone\(attempt)@example.com", password: "wrong", on: page)
+                #expect(page.status == .unauthorized, "attempt \(attempt)")
+            }
+            page = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page)
+            try Self.expectRefused(page)
+
+            var form = FormParameters()
+            form.append("csrf_token", try #require(page.hiddenInput("csrf_token")))
+            form.append("request", try #require(page.hiddenInput("request")))
+            form.append("email", "bob@example.com")
+            form.append("pass", "bob-pass")
+            let cookies = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            var headers: HTTPFields = [.cookie: cookies, .contentType: "application/x-www-form-urlencoded"]
+            headers[.init("X-Forwarded-For")!] = "203.0.113.9"
+            let forwarded = try await client.execute(
+                uri: DialogController.signInPath, method: .post, headers: headers, body: ByteBuffer(string: form.encoded)
+            )
+            #expect(forwarded.status == .tooManyRequests)
+        }
+    }
+
+    @Test("two nodes on one PostgreSQL database share the count", .enabled(if: PostgresTestDatabase.serverURL != nil))
+    func sharedAcrossNodes() async throws {
+        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
+        let configuration = Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000), store: location)
+        try await withProvider(configuration) { first, _ in
+            try await withProvider(configuration) { second, _ in
+                let browser = DialogBrowser(client: first)
+                var page = try await browser.get(dialogPath())
+                for attempt in 1...5 {
+                    page = try await browser.signIn(email: "alice@example.com", password: "one-\(attempt)", on: page)
+                    #expect(page.status == .unauthorized)
+                }
+                let other = DialogBrowser(client: second)
+                var otherPage = try await other.get(dialogPath())
+                for attempt in 1...5 {
+                    otherPage = try await other.signIn(email: "alice@example.com", password: "two-\(attempt)", on: otherPage)
+                    #expect(otherPage.status == .unauthorized)
+                }
+                try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
+            }
+        }
+    }
+
+    @Test("many wrong passwords sent at once: no more than the limit are checked")
+    func burst() async throws {
+        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000))) { client, _ in
+            // Forty browsers, each with its own page and token, all guessing Alice's password at once.
+            var pages: [(DialogBrowser, Page)] = []
+            for _ in 0..<40 {
+                let browser = DialogBrowser(client: client)
+                pages.append((browser, try await browser.get(dialogPath())))
+            }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for (browser, page) in pages {
+                    group.addTask { try await browser.signIn(email: "alice@example.com", password: "burst", on: page).status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 10)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
+        }
+    }
+
+    @Test("an unknown email takes as long as a wrong password (medians of 40 alternating tries within 25 %)")
+    func timing() async throws {
+        try await withProvider(Self.configuration(SignInLimits(perAccount: 100_000, perAddress: 100_000))) { client, _ in
+            let browser = DialogBrowser(client: client)
+            var page = try await browser.get(dialogPath())
+            let clock = ContinuousClock()
+            var known: [Duration] = [], unknown: [Duration] = []
+            // Two untimed rounds first (the decoy hash is made on first use), then alternate, so that
+            // whatever else the machine does falls on both kinds alike.
+            for round in 0..<42 {
+                for email in ["alice@example.com", "nobody-\(round)@example.com"] {
+                    let start = clock.now
+                    page = try await browser.signIn(email: email, password: "wrong-password", on: page)
+                    let elapsed = clock.now - start
+                    #expect(page.status == .unauthorized)
+                    if round >= 2 {
+                        if email.hasPrefix("alice") { known.append(elapsed) } else { unknown.append(elapsed) }
+                    }
+                }
+            }
+            func median(_ values: [Duration]) -> Double {
+                let sorted = values.sorted()
+                let middle = sorted[sorted.count / 2] + sorted[(sorted.count - 1) / 2]
+                return Double(middle.components.attoseconds) / 2e18 + Double(middle.components.seconds) / 2
+            }
+            let knownMedian = median(known), unknownMedian = median(unknown)
+            let difference = abs(knownMedian - unknownMedian) / max(knownMedian, unknownMedian)
+            #expect(difference < 0.25, "known \(knownMedian * 1000) ms, unknown \(unknownMedian * 1000) ms")
+            print("sign-in timing: wrong password median \(knownMedian * 1000) ms, unknown email median \(unknownMedian * 1000) ms")
+        }
+    }
+}
