@@ -42,19 +42,27 @@ struct ServeConnectionLimitTests {
             directory: folder
         )
         let port = try #require(URLComponents(string: server.baseURL)?.port)
-        let silent = try LoopbackSocket(port: port)
-        let answered = try LoopbackSocket(port: port)
-        #expect(try await answered.exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"))
-        // Two are open: a third is closed at once.
-        let third = try LoopbackSocket(port: port)
-        #expect(try await third.waitUntilClosed(within: .milliseconds(900)) != nil, "a 3rd connection stayed open with --max-connections 2")
-        // The silent one goes at the header timeout, the answered one at the idle timeout.
-        #expect(try await silent.waitUntilClosed(within: .seconds(3)) != nil, "--header-timeout 1 did not close a silent connection")
-        #expect(try await answered.waitUntilClosed(within: .seconds(3)) != nil, "--idle-timeout 1 did not close an idle connection")
-        // A body that stops is cut at the body timeout.
-        let stalled = try LoopbackSocket(port: port)
-        try stalled.send("POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\napp_id=1")
-        let cut = try #require(try await stalled.waitUntilClosed(within: .seconds(3)), "--body-timeout 1 did not cut a stalled body")
+        // The client runs on a thread of its own: its waits must not depend on a busy cooperative pool.
+        let (answer, thirdClosed, silentClosed, answeredClosed, stalledCut) = try await onOwnThread {
+            let silent = try LoopbackSocket(port: port)
+            let answered = try LoopbackSocket(port: port)
+            let answer = try answered.exchangeBlocking(healthRequest)
+            // Two are open: a third is closed at once.
+            let third = try LoopbackSocket(port: port)
+            let thirdClosed = third.waitUntilClosedBlocking(within: .milliseconds(900))
+            // The silent one goes at the header timeout, the answered one at the idle timeout.
+            let silentClosed = silent.waitUntilClosedBlocking(within: .seconds(5))
+            let answeredClosed = answered.waitUntilClosedBlocking(within: .seconds(5))
+            // A body that stops is cut at the body timeout.
+            let stalled = try LoopbackSocket(port: port)
+            try stalled.send("POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\napp_id=1")
+            return (answer, thirdClosed, silentClosed, answeredClosed, stalled.waitUntilClosedBlocking(within: .seconds(5)))
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(thirdClosed != nil, "a 3rd connection stayed open with --max-connections 2")
+        #expect(silentClosed != nil, "--header-timeout 1 did not close a silent connection")
+        #expect(answeredClosed != nil, "--idle-timeout 1 did not close an idle connection")
+        let cut = try #require(stalledCut, "--body-timeout 1 did not cut a stalled body")
         #expect(cut >= .milliseconds(900))
         await server.stop()
     }

@@ -46,35 +46,36 @@ private func seconds(_ duration: Duration) -> String {
     String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
 }
 
+/// Each client below runs on a thread of its own (`onOwnThread`), pausing with `pauseThread`: its timing must
+/// hold while the rest of the suite keeps the cooperative pool busy (in CI, a `Task.sleep` of 100 ms once woke
+/// seconds late, so a body sent in time arrived after the timeout). The provider keeps time on its event loops.
 @Suite("Connection limits: a real provider on loopback, real sockets")
 struct ConnectionLimitTests {
     @Test("a request head sent a byte at a time, slower than the header timeout, is cut at the timeout; the same head within it is answered")
     func slowRequestHead() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(3), idleTimeout: .seconds(30), bodyTimeout: .seconds(30))
         try await withServedProvider(limits) { port in
-            async let slow: (sent: Int, closedAfter: Duration?) = {
+            async let slow: (sent: Int, closedAfter: Duration?) = onOwnThread {
                 // One byte every 300 ms: the 65-byte head would take 20 s.
                 let socket = try LoopbackSocket(port: port)
-                let clock = ContinuousClock()
-                let start = clock.now
+                let start = ContinuousClock.now
                 for (index, byte) in healthRequest.enumerated() {
-                    if socket.state() == .closed { return (index, clock.now - start) }
+                    if socket.state() == .closed { return (index, ContinuousClock.now - start) }
                     try? socket.send(String(byte))
-                    try await Task.sleep(for: .milliseconds(300))
+                    pauseThread(for: .milliseconds(300))
                 }
-                return (healthRequest.count, try await socket.waitUntilClosed(within: .zero).map { _ in clock.now - start })
-            }()
-            async let fast: (answer: String, took: Duration) = {
+                return (healthRequest.count, socket.waitUntilClosedBlocking(within: .zero).map { _ in ContinuousClock.now - start })
+            }
+            async let fast: (answer: String, took: Duration) = onOwnThread {
                 // The same head in two pieces, 200 ms apart.
                 let socket = try LoopbackSocket(port: port)
-                let clock = ContinuousClock()
-                let start = clock.now
+                let start = ContinuousClock.now
                 try socket.send(String(healthRequest.prefix(20)))
-                try await Task.sleep(for: .milliseconds(200))
+                pauseThread(for: .milliseconds(200))
                 try? socket.send(String(healthRequest.dropFirst(20)))
-                let took = clock.now - start
-                return ((try? await socket.response()) ?? "no answer: \(socket.received.count) bytes", took)
-            }()
+                let took = ContinuousClock.now - start
+                return ((try? socket.responseBlocking()) ?? "no answer: \(socket.received.count) bytes", took)
+            }
             let (sent, closedAfter) = try await slow
             let closed = try #require(closedAfter, "the slow client was never cut")
             #expect(sent < healthRequest.count, "the slow client sent its whole head (\(sent) bytes)")
@@ -91,10 +92,13 @@ struct ConnectionLimitTests {
     func silentConnection() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(1), idleTimeout: .seconds(30), bodyTimeout: .seconds(30))
         try await withServedProvider(limits) { port in
-            let socket = try LoopbackSocket(port: port)
-            let closed = try #require(try await socket.waitUntilClosed(within: .seconds(1) + lateness + .seconds(2)))
+            let (closedAfter, received) = try await onOwnThread {
+                let socket = try LoopbackSocket(port: port)
+                return (socket.waitUntilClosedBlocking(within: .seconds(1) + lateness + .seconds(2)), socket.received.count)
+            }
+            let closed = try #require(closedAfter)
             #expect(closed >= .milliseconds(900) && closed <= .seconds(1) + lateness, "closed after \(seconds(closed))")
-            #expect(socket.received.isEmpty, "the server sent \(socket.received.count) bytes")
+            #expect(received == 0, "the server sent \(received) bytes")
         }
     }
 
@@ -102,25 +106,28 @@ struct ConnectionLimitTests {
     func idleKeepAlive() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(2), bodyTimeout: .seconds(10))
         try await withServedProvider(limits) { port in
-            async let idle: Duration? = {
+            async let idle: (answer: String, closedAfter: Duration?) = onOwnThread {
                 let socket = try LoopbackSocket(port: port)
-                let answer = try await socket.exchange(healthRequest)
-                #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
-                return try await socket.waitUntilClosed(within: .seconds(2) + lateness + .seconds(2))
-            }()
-            async let busy: Void = {
+                let answer = try socket.exchangeBlocking(healthRequest)
+                return (answer, socket.waitUntilClosedBlocking(within: .seconds(2) + lateness + .seconds(2)))
+            }
+            async let busy: [String] = onOwnThread {
                 // A request every 500 ms for 4 s: twice the idle timeout in all, a quarter of it between requests.
                 let socket = try LoopbackSocket(port: port)
+                var failures: [String] = []
                 for round in 1...8 {
-                    let answer = try await socket.exchange(healthRequest)
-                    #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "request \(round): \(answer)")
-                    try await Task.sleep(for: .milliseconds(500))
-                    #expect(socket.state() == .open, "closed after request \(round), 500 ms after its answer")
+                    let answer = try socket.exchangeBlocking(healthRequest)
+                    if !answer.hasPrefix("HTTP/1.1 200 OK") { failures.append("request \(round): \(answer)") }
+                    pauseThread(for: .milliseconds(500))
+                    if socket.state() != .open { failures.append("closed after request \(round), 500 ms after its answer") }
                 }
-            }()
-            let closed = try #require(try await idle, "the idle connection was never closed")
+                return failures
+            }
+            let (answer, closedAfter) = try await idle
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+            let closed = try #require(closedAfter, "the idle connection was never closed")
             #expect(closed >= .milliseconds(1900) && closed <= .seconds(2) + lateness, "closed \(seconds(closed)) after its answer")
-            try await busy
+            #expect(try await busy == [])
         }
     }
 
@@ -128,52 +135,56 @@ struct ConnectionLimitTests {
     func pipelinedRequests() async throws {
         let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(1), bodyTimeout: .seconds(10))
         try await withServedProvider(limits) { port in
-            let socket = try LoopbackSocket(port: port)
-            try socket.send(String(repeating: healthRequest, count: 3))
-            for round in 1...3 {
-                let answer = try await socket.response()
-                #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "answer \(round): \(answer)")
+            let (answers, closedAfter) = try await onOwnThread {
+                let socket = try LoopbackSocket(port: port)
+                try socket.send(String(repeating: healthRequest, count: 3))
+                let answers = try (1...3).map { _ in try socket.responseBlocking() }
+                return (answers, socket.waitUntilClosedBlocking(within: .seconds(1) + lateness + .seconds(2)))
             }
-            let closed = try #require(try await socket.waitUntilClosed(within: .seconds(1) + lateness + .seconds(2)))
+            for (round, answer) in answers.enumerated() {
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "answer \(round + 1): \(answer)")
+            }
+            let closed = try #require(closedAfter)
             #expect(closed >= .milliseconds(900) && closed <= .seconds(1) + lateness, "closed \(seconds(closed)) after the last answer")
         }
     }
 
     @Test("a started body that stalls is cut at the body timeout, even when it trickles; a body within it is answered")
     func stalledBody() async throws {
-        // 4 s: the prompt body below needs 0.5 s, with room for a machine loaded by the whole suite.
         let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .seconds(4))
         let body = "app_id=\(TestFixtures.appID)&id_token=" + String(repeating: "x", count: 60)
         let head = "POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         try await withServedProvider(limits) { port in
-            async let stalled: Duration? = {
+            async let stalled: Duration? = onOwnThread {
                 // Half the body at once, then a byte every 200 ms: the rest would take 8 s.
                 let socket = try LoopbackSocket(port: port)
                 try socket.send(head + body.prefix(body.count / 2))
-                let clock = ContinuousClock()
-                let start = clock.now
+                let start = ContinuousClock.now
                 for byte in body.dropFirst(body.count / 2) {
-                    if socket.state() == .closed { return clock.now - start }
+                    if socket.state() == .closed { return ContinuousClock.now - start }
                     try? socket.send(String(byte))
-                    try await Task.sleep(for: .milliseconds(200))
+                    pauseThread(for: .milliseconds(200))
                 }
                 return nil
-            }()
-            async let prompt: String = {
+            }
+            async let prompt: (answer: String, took: Duration) = onOwnThread {
                 // The body in five pieces, 100 ms apart.
                 let socket = try LoopbackSocket(port: port)
+                let start = ContinuousClock.now
                 try socket.send(head)
                 for piece in stride(from: 0, to: body.count, by: 20) {
-                    try await Task.sleep(for: .milliseconds(100))
+                    pauseThread(for: .milliseconds(100))
                     try socket.send(String(body.dropFirst(piece).prefix(20)))
                 }
-                return try await socket.response()
-            }()
+                let took = ContinuousClock.now - start
+                return ((try? socket.responseBlocking()) ?? "no answer: \(socket.received.count) bytes", took)
+            }
             let closed = try #require(try await stalled, "the stalled body was never cut")
             #expect(closed >= .milliseconds(3900) && closed <= .seconds(4) + lateness, "cut \(seconds(closed)) after its head")
             // The made-up ID token is refused: what matters is that the provider read the whole body and answered.
-            let answer = try await prompt
-            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request"), "\(answer)")
+            let (answer, took) = try await prompt
+            #expect(took < .seconds(4), "the machine is too busy: sending the body in five pieces took \(seconds(took))")
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request"), "the body sent in \(seconds(took)) got: \(answer)")
         }
     }
 
@@ -190,26 +201,28 @@ struct ConnectionLimitTests {
         try await withServedProvider(limits, logger: logger) { port in
             // Each of the three answers a request, so the provider has surely counted it.
             let open = try (1...3).map { _ in try LoopbackSocket(port: port) }
-            for socket in open {
-                #expect(try await socket.exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"))
+            let (fourthClosedAfter, fourthReceived, admittedAnswers) = try await onOwnThread {
+                let firstAnswers = try open.map { try $0.exchangeBlocking(healthRequest) }
+                let fourth = try LoopbackSocket(port: port)
+                try? fourth.send(healthRequest)
+                let closedAfter = fourth.waitUntilClosedBlocking(within: .seconds(3))
+                let laterAnswers = try open.map { try $0.exchangeBlocking(healthRequest) }
+                return (closedAfter, fourth.received.count, firstAnswers + laterAnswers)
             }
-
-            let fourth = try LoopbackSocket(port: port)
-            try? fourth.send(healthRequest)
-            let closed = try #require(try await fourth.waitUntilClosed(within: .seconds(3)), "the 4th connection stayed open")
+            let closed = try #require(fourthClosedAfter, "the 4th connection stayed open")
             #expect(closed < .milliseconds(1500), "the 4th connection was closed only after \(seconds(closed))")
-            #expect(fourth.received.isEmpty, "the 4th connection got an answer")
-            for socket in open {
-                #expect(try await socket.exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"), "an admitted connection stopped answering")
+            #expect(fourthReceived == 0, "the 4th connection got an answer")
+            for answer in admittedAnswers {
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "an admitted connection did not answer: \(answer)")
             }
             #expect(refusalLines().count == 1)
             #expect(refusalLines().first?.contains("Refused 1 connection since the last report: 3 connections were open") == true, "\(refusalLines())")
 
             // Two more within the interval: no line now, one line with both when the interval has passed.
-            for _ in 1...2 {
-                let refused = try LoopbackSocket(port: port)
-                #expect(try await refused.waitUntilClosed(within: .seconds(3)) != nil, "a connection over the maximum stayed open")
+            let refusedStayedOpen = try await onOwnThread {
+                try (1...2).filter { _ in try LoopbackSocket(port: port).waitUntilClosedBlocking(within: .seconds(3)) == nil }.count
             }
+            #expect(refusedStayedOpen == 0, "a connection over the maximum stayed open")
             #expect(refusalLines().count == 1, "a second line within the interval: \(refusalLines())")
             for _ in 0..<40 where refusalLines().count < 2 { try await Task.sleep(for: .milliseconds(100)) }
             #expect(refusalLines().count == 2)
@@ -217,11 +230,12 @@ struct ConnectionLimitTests {
 
             // One closes: a new connection is admitted (once the provider has seen the close).
             open[0].release()
-            var answer: String?
-            for _ in 0..<30 where answer == nil {
-                let again = try LoopbackSocket(port: port)
-                answer = try? await again.exchange(healthRequest, within: .seconds(2))
-                if answer == nil { try await Task.sleep(for: .milliseconds(100)) }
+            let answer: String? = try await onOwnThread {
+                for _ in 0..<30 {
+                    if let answer = try? LoopbackSocket(port: port).exchangeBlocking(healthRequest, within: .seconds(2)) { return answer }
+                    pauseThread(for: .milliseconds(100))
+                }
+                return nil
             }
             #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true, "no connection was admitted after one of the three closed")
         }

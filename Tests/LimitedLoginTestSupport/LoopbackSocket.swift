@@ -11,7 +11,8 @@ import Darwin
 /// an HTTP client library would hide (it buffers, retries and reconnects).
 ///
 /// Reads never block: waiting polls every 10 ms with `Task.sleep`, so a test holding thousands of these
-/// never ties up a thread of the cooperative pool that the server under test may need.
+/// never ties up a thread of the cooperative pool that the server under test may need. Choreography whose
+/// timing matters runs on a thread of its own (`onOwnThread`) with the `…Blocking` waits.
 public final class LoopbackSocket: @unchecked Sendable {
     public enum Failure: Error, CustomStringConvertible {
         case socket(Int32)
@@ -136,30 +137,45 @@ public final class LoopbackSocket: @unchecked Sendable {
     /// Waits until the server closes the connection; returns how long that took, or nil if it was still
     /// open after `limit`.
     public func waitUntilClosed(within limit: Duration) async throws -> Duration? {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < limit {
-            if state() == .closed { return clock.now - start }
-            try await Task.sleep(for: .milliseconds(10))
+        let start = ContinuousClock.now
+        while true {
+            switch lookForClose(since: start, limit: limit) {
+            case .again: try await Task.sleep(for: Self.pollInterval)
+            case .closed(let after): return after
+            case .openAtLimit: return nil
+            }
         }
-        return state() == .closed ? clock.now - start : nil
+    }
+
+    /// `waitUntilClosed(within:)` blocking the calling thread: for choreography run with `onOwnThread`,
+    /// which must not wait for a turn on a cooperative pool that a loaded machine keeps busy.
+    public func waitUntilClosedBlocking(within limit: Duration) -> Duration? {
+        let start = ContinuousClock.now
+        while true {
+            switch lookForClose(since: start, limit: limit) {
+            case .again: pauseThread(for: Self.pollInterval)
+            case .closed(let after): return after
+            case .openAtLimit: return nil
+            }
+        }
     }
 
     /// Waits for one whole response (head, and a body of its `Content-Length`) and returns it as text,
     /// leaving any bytes after it for the next call.
     public func response(within limit: Duration = .seconds(10)) async throws -> String {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         while true {
-            let closed = state() == .closed
-            if let length = Self.wholeResponseLength(received) {
-                let response = String(decoding: received[0..<length], as: UTF8.self)
-                received.removeFirst(length)
-                return response
-            }
-            if closed { throw Failure.closedBeforeResponse(received: String(decoding: received, as: UTF8.self)) }
-            if clock.now - start > limit { throw Failure.noResponse(within: limit, received: String(decoding: received, as: UTF8.self)) }
-            try await Task.sleep(for: .milliseconds(10))
+            if let response = try wholeResponse(since: start, limit: limit) { return response }
+            try await Task.sleep(for: Self.pollInterval)
+        }
+    }
+
+    /// `response(within:)` blocking the calling thread (see `waitUntilClosedBlocking`).
+    public func responseBlocking(within limit: Duration = .seconds(10)) throws -> String {
+        let start = ContinuousClock.now
+        while true {
+            if let response = try wholeResponse(since: start, limit: limit) { return response }
+            pauseThread(for: Self.pollInterval)
         }
     }
 
@@ -167,6 +183,40 @@ public final class LoopbackSocket: @unchecked Sendable {
     public func exchange(_ request: String, within limit: Duration = .seconds(10)) async throws -> String {
         try send(request)
         return try await response(within: limit)
+    }
+
+    /// `exchange(_:within:)` blocking the calling thread (see `waitUntilClosedBlocking`).
+    public func exchangeBlocking(_ request: String, within limit: Duration = .seconds(10)) throws -> String {
+        try send(request)
+        return try responseBlocking(within: limit)
+    }
+
+    private static let pollInterval = Duration.milliseconds(10)
+
+    private enum CloseLook {
+        case again
+        case closed(after: Duration)
+        case openAtLimit
+    }
+
+    /// One look for the server's close, `start` being when the wait began.
+    private func lookForClose(since start: ContinuousClock.Instant, limit: Duration) -> CloseLook {
+        let elapsed = ContinuousClock.now - start
+        if state() == .closed { return .closed(after: elapsed) }
+        return elapsed < limit ? .again : .openAtLimit
+    }
+
+    /// One look for a whole response: the response, or nil to look again; throws once it cannot come.
+    private func wholeResponse(since start: ContinuousClock.Instant, limit: Duration) throws -> String? {
+        let closed = state() == .closed
+        if let length = Self.wholeResponseLength(received) {
+            let response = String(decoding: received[0..<length], as: UTF8.self)
+            received.removeFirst(length)
+            return response
+        }
+        if closed { throw Failure.closedBeforeResponse(received: String(decoding: received, as: UTF8.self)) }
+        if ContinuousClock.now - start > limit { throw Failure.noResponse(within: limit, received: String(decoding: received, as: UTF8.self)) }
+        return nil
     }
 
     /// The length of the first whole response in `bytes`, or nil while it is incomplete.
@@ -187,4 +237,20 @@ public final class LoopbackSocket: @unchecked Sendable {
 /// A plain `GET` with keep-alive, for tests that count connections rather than read pages.
 public func keepAliveRequest(_ path: String) -> String {
     "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+}
+
+/// Runs `work` on a thread of its own and gives its result: for a client's timing (send a byte every
+/// 200 ms, notice a close within 10 ms) that must hold while the whole suite keeps the cooperative pool's
+/// few threads busy. Seen in CI: `Task.sleep(for: 100 ms)` waking seconds late on a loaded 2-core machine.
+public func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.start()
+    }
+}
+
+/// Pauses the calling thread (for choreography run with `onOwnThread`).
+public func pauseThread(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
 }
