@@ -10,6 +10,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case httpStatus(Int)
     case tooLarge(limit: Int)
     case transport(String)
+    /// Nothing answered: connection refused, host unreachable or unknown, connect timed out.
+    case unreachable(String)
     case invalidDocument(String)
 
     public var description: String {
@@ -20,7 +22,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the server answered \(status) redirecting to \(location ?? "nowhere"); redirects are not followed"
         case .httpStatus(let status): return "the server answered HTTP \(status)"
         case .tooLarge(let limit): return "the document is larger than \(limit) bytes"
-        case .transport(let reason): return "the request failed: \(reason)"
+        case .transport(let reason), .unreachable(let reason): return "the request failed: \(reason)"
         case .invalidDocument(let reason): return "the document is not valid: \(reason)"
         }
     }
@@ -71,7 +73,8 @@ struct DocumentFetcher: Sendable {
         do {
             response = try await Self.client.execute(request, timeout: timeout)
         } catch {
-            throw .transport(String(describing: error))
+            if TransportFailure.isUnreachable(error) { throw .unreachable(TransportFailure.reason(error)) }
+            throw .transport(TransportFailure.reason(error))
         }
         let status = Int(response.status.code)
         if (300..<400).contains(status) {
@@ -84,7 +87,7 @@ struct DocumentFetcher: Sendable {
         } catch is NIOTooManyBytesError {
             throw .tooLarge(limit: maximumSize)
         } catch {
-            throw .transport(String(describing: error))
+            throw .transport(TransportFailure.reason(error))
         }
         return Document(
             body: Array(body.readableBytesView),

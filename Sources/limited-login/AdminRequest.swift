@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import LimitedLoginJOSE
+import LimitedLoginVerifier
 import NIOCore
 import NIOHTTP1
 
@@ -14,11 +15,13 @@ struct AdminConnection: ParsableArguments {
     @Option(name: .customLong("admin-token"), help: "The admin token `serve` printed at first start or was given (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
     var adminToken: String?
 
-    /// The provider's base URL, without a trailing slash.
-    var baseURL: String {
-        var base = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
-        while base.hasSuffix("/") { base.removeLast() }
-        return base
+    /// The provider's base URL, without a trailing slash; `host:port` alone means http there.
+    func baseURL() throws -> String {
+        let text = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
+        guard let url = ProviderAddress.url(text) else {
+            throw CommandFailure.fail("limited-login: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(text)\"", code: 64)
+        }
+        return url.absoluteString
     }
 
     /// The admin token, or the command ends saying where to find one.
@@ -53,7 +56,7 @@ enum AdminRequest {
     }
 
     static func send(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws -> JSONValue {
-        let base = connection.baseURL
+        let base = try connection.baseURL()
         let token = try connection.token()
         var request = HTTPClientRequest(url: base + path)
         request.method = method
@@ -74,7 +77,10 @@ enum AdminRequest {
             status = response.status.code
             bytes = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            throw CommandFailure.fail("limited-login: cannot reach the provider at \(base): \(error)")
+            let hint = TransportFailure.isUnreachable(error)
+                ? "Is it running? Start one with 'limited-login serve', or give its address with --provider."
+                : nil
+            throw CommandFailure.fail(withHint("limited-login: cannot reach the provider at \(base): \(TransportFailure.reason(error))", hint))
         }
         let document = try? StrictJSONParser().parse(Array(bytes.readableBytesView))
         guard (200..<300).contains(status), let document else {

@@ -5,12 +5,15 @@ import Foundation
 enum CommandFailure {
     /// Prints `message` to standard error and returns the exit code to throw.
     static func fail(_ message: String, code: Int32 = 1) -> ExitCode {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        printErrorLine(message)
         return ExitCode(code)
     }
 }
 
-/// Writes a line to standard output.
-func printLine(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+/// `message`, then `hint` as the next sentence when there is one (one full stop between them).
+func withHint(_ message: String, _ hint: String?) -> String {
+    guard let hint, !hint.isEmpty else { return message }
+    var message = message
+    while message.hasSuffix(".") { message.removeLast() }
+    return message + ". " + hint
 }

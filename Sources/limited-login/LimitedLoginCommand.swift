@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LimitedLoginCore
 
 @main
 struct LimitedLoginCommand: AsyncParsableCommand {
@@ -20,6 +21,7 @@ struct LimitedLoginCommand: AsyncParsableCommand {
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
             """,
+        version: "limited-login \(ProjectVersion.current)",
         subcommands: [
             ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
             DecodeCommand.self, TokenCommand.self, ScenarioCommand.self, ClockCommand.self,
@@ -29,11 +31,12 @@ struct LimitedLoginCommand: AsyncParsableCommand {
 
     /// Adds `serve` options given as `LIMITED_LOGIN_*` variables, then runs the command line.
     static func main() async {
+        StandardStreams.ignoreBrokenPipes()
         let arguments: [String]
         do {
             arguments = try ServeEnvironment.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         } catch {
-            FileHandle.standardError.write(Data("limited-login serve: \(error.description)\n".utf8))
+            printErrorLine("limited-login serve: \(error.description)")
             Foundation.exit(64)
         }
         await main(arguments)

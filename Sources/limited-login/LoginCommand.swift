@@ -73,9 +73,9 @@ struct LoginCommand: AsyncParsableCommand {
             return ScriptedPresenter(person: ScriptedPerson(signIn: signIn, untick: unticked, decision: cancel ? .cancel : .continue))
         }
         let timeout = self.timeout
-        return LoopbackPresenter(opener: noBrowser ? .announceOnly : .system, timeout: timeout) { url, opened in
+        return LoopbackPresenter(opener: noBrowser ? .announceOnly : .system, timeout: timeout, checksDialogFirst: true) { url, opened in
             LoopbackPresenter.printToStandardError(url, opened)
-            FileHandle.standardError.write(Data("Waiting for the login to finish (up to \(Int(timeout)) s)…\n".utf8))
+            printErrorLine("Waiting for the login to finish (up to \(Int(timeout)) s)…")
         }
     }
 
@@ -109,7 +109,7 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             result = try await manager.logIn(configuration: configuration)
         } catch {
-            throw CommandFailure.fail("error: \(error.description)")
+            throw CommandFailure.fail(withHint("error: \(error.description)", Self.hint(for: error)))
         }
         if result.isCancelled {
             if json { printLine(JSONSerializer.prettyPrinted(["cancelled": true])) }
@@ -120,6 +120,20 @@ struct LoginCommand: AsyncParsableCommand {
             printLine(printer.json(result: result))
         } else {
             printer.printHuman(result: result)
+        }
+    }
+}
+
+extension LoginCommand {
+    /// What to do about a failure, when the failure suggests it.
+    static func hint(for error: LoginError) -> String? {
+        switch error {
+        case .dialogUnreachable:
+            return "Is the provider running? Start one with 'limited-login serve', or give its address with --provider."
+        case .dialogFailed(let code, _) where code == "404":
+            return "See the provider's apps with 'limited-login apps list', or give another with --app-id."
+        default:
+            return nil
         }
     }
 }
@@ -135,8 +149,8 @@ enum TrackingOption: String, ExpressibleByArgument, CaseIterable {
 enum LoginTarget {
     static func endpoints(_ text: String) throws -> LoginEndpoints {
         if text == "facebook" { return .facebook }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw CommandFailure.fail("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'", code: 64)
+        guard let url = ProviderAddress.url(text) else {
+            throw CommandFailure.fail("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(text)\"", code: 64)
         }
         return .provider(url)
     }

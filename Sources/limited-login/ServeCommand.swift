@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LimitedLoginProvider
+import LimitedLoginVerifier
+import NIOCore
 import Logging
 import Synchronization
 
@@ -147,14 +149,14 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: try connectionLimits
         )
         let starting = "Starting the provider (\(store))…"
-        if exec != nil { FileHandle.standardError.write(Data((starting + "\n").utf8)) } else { printLine(starting) }
+        if exec != nil { printErrorLine(starting) } else { printLine(starting) }
         OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)
         ReturnedMemory.enable()
         let provider: LimitedLoginProvider
         do {
             provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
         } catch {
-            throw CommandFailure.fail("limited-login serve: cannot start: \(Self.describe(error))")
+            throw CommandFailure.fail("limited-login serve: cannot start: \(describe(error))")
         }
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
@@ -178,6 +180,14 @@ struct ServeCommand: AsyncParsableCommand {
             for app in apps {
                 lines.append("  app \(app.name): ID \(app.id)")
             }
+            // Who can sign in: the first few test users by email and ID (the dialog and `friends add` take either).
+            for user in users.prefix(Self.usersInBanner) {
+                lines.append("  test user \(user.email): ID \(user.id)")
+            }
+            if users.count > Self.usersInBanner {
+                lines.append("  … and \(users.count - Self.usersInBanner) more test users ('limited-login users list')")
+            }
+            if let warning = Self.publicURLWarning(host: host, publicURL: publicURL) { lines.append(warning) }
             if let first = apps.first {
                 lines.append("Open a limited login dialog for \(first.name):")
                 lines.append("  \(urls.limitedDialogURL(appID: first.id))")
@@ -189,10 +199,10 @@ struct ServeCommand: AsyncParsableCommand {
         let quiet = exec != nil
         let onRunning: @Sendable (String) async -> Void = { baseURL in
             // With --exec the command's output is the run's: the banner goes to standard error.
-            if quiet { FileHandle.standardError.write(Data((banner(baseURL) + "\n").utf8)) } else { printLine(banner(baseURL)) }
+            if quiet { printErrorLine(banner(baseURL)) } else { printLine(banner(baseURL)) }
             if let readyFile {
                 do { try ReadyFile.write(ReadyFile.document(provider: provider, apps: apps, users: users), to: readyFile) } catch {
-                    FileHandle.standardError.write(Data("limited-login serve: \(error)\n".utf8))
+                    printErrorLine("limited-login serve: \(error)")
                 }
             }
             started.continuation.yield(baseURL)
@@ -200,13 +210,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard let exec else {
             do { try await provider.run(onRunning: onRunning, beforeClosing: exportState) } catch {
-                throw CommandFailure.fail("limited-login serve: \(Self.describe(error))")
+                throw CommandFailure.fail("limited-login serve: \(describe(error))")
             }
             return
         }
-        let status = try await Self.serve(
-            provider, runningThen: exec, apps: apps, onRunning: onRunning, beforeClosing: exportState, started: started.stream
-        )
+        let status: Int32
+        do {
+            status = try await Self.serve(
+                provider, runningThen: exec, apps: apps, onRunning: onRunning, beforeClosing: exportState, started: started.stream
+            )
+        } catch {
+            throw CommandFailure.fail("limited-login serve: \(describe(error))")
+        }
         throw ExitCode(status)
     }
 
@@ -220,9 +235,9 @@ struct ServeCommand: AsyncParsableCommand {
                 guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
                     throw CocoaError(.fileWriteUnknown)
                 }
-                FileHandle.standardError.write(Data("limited-login serve: state written to \(path)\n".utf8))
+                printErrorLine("limited-login serve: state written to \(path)")
             } catch {
-                FileHandle.standardError.write(Data("limited-login serve: cannot write the state to \(path): \(error)\n".utf8))
+                printErrorLine("limited-login serve: cannot write the state to \(path): \(error)")
             }
         }
     }
@@ -234,31 +249,50 @@ struct ServeCommand: AsyncParsableCommand {
         started: AsyncStream<String>
     ) async throws -> Int32 {
         let status = Mutex<Int32?>(nil)
-        do {
-            try await provider.run(onRunning: onRunning, beforeClosing: beforeClosing) {
-                var iterator = started.makeAsyncIterator()
-                guard let baseURL = await iterator.next() else { return }
-                let urls = provider.urls
-                let variables = ServeExec.environment(
-                    baseURL: baseURL, issuer: urls.issuer, discoveryURL: urls.discoveryURL, jwksURL: urls.jwksURL,
-                    appID: apps.first?.id, adminToken: provider.adminToken
-                )
-                do {
-                    let code = try await ServeExec.run(command, adding: variables)
-                    status.withLock { $0 = code }
-                } catch {
-                    FileHandle.standardError.write(Data("limited-login serve: cannot run the --exec command: \(error)\n".utf8))
-                    status.withLock { $0 = 127 }
-                }
+        try await provider.run(onRunning: onRunning, beforeClosing: beforeClosing) {
+            var iterator = started.makeAsyncIterator()
+            guard let baseURL = await iterator.next() else { return }
+            let urls = provider.urls
+            let variables = ServeExec.environment(
+                baseURL: baseURL, issuer: urls.issuer, discoveryURL: urls.discoveryURL, jwksURL: urls.jwksURL,
+                appID: apps.first?.id, adminToken: provider.adminToken
+            )
+            do {
+                let code = try await ServeExec.run(command, adding: variables)
+                status.withLock { $0 = code }
+            } catch {
+                printErrorLine("limited-login serve: cannot run the --exec command: \(error)")
+                status.withLock { $0 = 127 }
             }
-        } catch {
-            throw CommandFailure.fail("limited-login serve: \(describe(error))")
         }
         // No status: the provider stopped (a signal) before the command ended.
         return status.withLock { $0 } ?? 1
     }
 
-    static func describe(_ error: any Error) -> String {
-        String(describing: error)
+    /// How many test users the banner names.
+    static let usersInBanner = 5
+
+    /// With `--host` on every interface and no `--public-url`, the issuer is an address no one else can use.
+    static func publicURLWarning(host: String, publicURL: String?) -> String? {
+        guard publicURL == nil, host == "0.0.0.0" || host == "::" || host == "[::]" else { return nil }
+        return "Warning: --host \(host) without --public-url: tokens name this unroutable address as their issuer, and the dialog's links use it. Give --public-url with the address clients use (e.g. http://my-host:8080)."
+    }
+
+    /// One clause for a failure to start or run: the port in use says which and what to do.
+    func describe(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case EADDRINUSE:
+                return "port \(port) on \(host) is in use by another program; choose another with --port, or --port 0 for a free one"
+            case EACCES:
+                return "cannot listen on port \(port) on \(host) (permission denied; ports below 1024 need privileges); choose another with --port, or --port 0 for a free one"
+            case EADDRNOTAVAIL:
+                return "cannot listen on \(host): it is not an address of this machine; use --host 127.0.0.1, or 0.0.0.0 for every interface"
+            default:
+                break
+            }
+        }
+        if let error = error as? StoreError { return error.description }
+        return TransportFailure.reason(error)
     }
 }

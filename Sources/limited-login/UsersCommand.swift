@@ -28,7 +28,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "Birthday, MM/DD/YYYY.") var birthday: String?
         @Option(help: "Gender.") var gender: String?
         @Option(help: "Profile link.") var link: String?
-        @Option(name: .customLong("friend"), help: "The ID of an existing user to befriend (repeat for several).") var friends: [String] = []
+        @Option(name: .customLong("friend"), help: "The ID or email of an existing user to befriend (repeat for several).") var friends: [String] = []
 
         func run() async throws {
             var user: [String: JSONValue] = [
@@ -74,8 +74,8 @@ struct FriendsCommand: AsyncParsableCommand {
 
     /// The two users of a friendship, and the admin call that makes or ends it.
     struct FriendPair: ParsableArguments {
-        @Argument(help: "A user ID.") var user: String
-        @Argument(help: "Another user ID.") var friend: String
+        @Argument(help: "A test user's ID or email.") var user: String
+        @Argument(help: "Another test user's ID or email.") var friend: String
 
         func send(_ method: HTTPMethod, _ connection: AdminConnection) async throws {
             try await AdminRequest.run(connection, path: "/_admin/friendships", method: method,

@@ -8,7 +8,9 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Verify an ID token: signature, issuer, audience, times and nonce.",
         discussion: """
-            Exits 0 and prints the claims when the token is valid; exits 1 with the precise reason when not.
+            Exits 0 and prints the claims when the token is valid; exits 1 with the precise reason when it is
+            rejected; 2 when no token was given; 3 when it could not be checked (the discovery document or key set
+            could not be fetched); 64 for bad options.
             With no key-set option the token is checked against the real service (limited.facebook.com).
             """
     )
@@ -74,7 +76,7 @@ struct VerifyCommand: AsyncParsableCommand {
             do {
                 verifier = try await TokenVerifier.provider(discoveryURL: url, appID: appID)
             } catch {
-                throw CommandFailure.fail("error: cannot read the discovery document at \(discoveryURL): \(error)", code: 2)
+                throw CommandFailure.fail(withHint("error: cannot check the token: the discovery document at \(discoveryURL) could not be read: \(error)", Self.hint(error)), code: Self.notChecked)
             }
         } else if let jwksURL, let url = URL(string: jwksURL) {
             verifier = TokenVerifier(
@@ -102,12 +104,27 @@ struct VerifyCommand: AsyncParsableCommand {
                 printLine(JSONSerializer.prettyPrinted(.object(verified.payload)))
             }
         } catch {
+            // A key set that cannot be fetched says nothing about the token: it was not checked.
+            let checked: Bool
+            if case .keySetUnavailable = error { checked = false } else { checked = true }
             if json {
-                let output: JSONValue = ["valid": false, "error": .string(error.code), "message": .string(error.description)]
+                let output: JSONValue = ["valid": false, "checked": .bool(checked), "error": .string(error.code), "message": .string(error.description)]
                 printLine(JSONSerializer.prettyPrinted(output))
-                throw ExitCode(1)
+                throw ExitCode(checked ? 1 : Self.notChecked)
+            }
+            if !checked {
+                throw CommandFailure.fail("error: cannot check the token: \(error.description)", code: Self.notChecked)
             }
             throw CommandFailure.fail("invalid: \(error.description)")
         }
+    }
+
+    /// The exit status when the token could not be checked at all.
+    static let notChecked: Int32 = 3
+
+    /// For a provider that does not answer: how to start one.
+    static func hint(_ error: FetchError) -> String? {
+        guard case .unreachable = error else { return nil }
+        return "Is the provider running? Start one with 'limited-login serve'."
     }
 }

@@ -162,7 +162,7 @@ struct HarnessCommandTests {
         // Option lines of the help: "  --name <value>   what it does".
         let options = Set(help.output.split(separator: "\n").compactMap { line -> String? in
             let words = line.split(separator: " ")
-            guard let first = words.first, first.hasPrefix("--"), first != "--help" else { return nil }
+            guard let first = words.first, first.hasPrefix("--"), first != "--help", first != "--version" else { return nil }
             let name = first.dropFirst(2)
             return name.allSatisfy({ $0.isLowercase || $0 == "-" }) ? String(name) : nil
         })

@@ -125,7 +125,7 @@ struct LoginCommandTests {
             (["login", "--app-id", "1", "--tracking", "limited", "--permissions", "user_likes"], "error: \"user_likes\" cannot be requested in a limited login\n"),
             (["login", "--app-id", "1", "--nonce", "has space"], "error: the nonce must be a non-empty string without whitespace or control characters\n"),
             (["login", "--app-id", "1", "--permissions", "Email"], "error: \"Email\" is not a valid permission name (only a-z and _)\n"),
-            (["login", "--app-id", "1", "--provider", "ftp://x"], "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'\n"),
+            (["login", "--app-id", "1", "--provider", "ftp://x"], "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"ftp://x\"\n"),
             (["login", "--app-id", "1", "--auth-type", "sometimes"], "error: --auth-type must be rerequest, reauthorize or none\n"),
             (["login", "--app-id", "1", "--timeout", "0"], "error: --timeout must be a positive number of seconds\n"),
         ]
@@ -138,11 +138,16 @@ struct LoginCommandTests {
 
     @Test("a login nobody finishes times out with a clear line")
     func timeout() async throws {
-        let state = try folder().appendingPathComponent("session.json").path
+        // A provider that shows the dialog (so the login waits), and a person who never comes.
+        let directory = try folder()
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: directory)
+        let state = directory.appendingPathComponent("session.json").path
         let login = try RunningCommand([
-            "login", "--app-id", "1", "--provider", "http://127.0.0.1:9", "--no-browser", "--timeout", "1", "--state-file", state,
+            "login", "--app-id", "1000000000000001", "--provider", server.baseURL, "--no-browser", "--timeout", "1", "--state-file", state,
         ])
-        #expect(try await login.waitForExit() == 1)
+        let status = try await login.waitForExit()
+        await server.stop()
+        #expect(status == 1)
         #expect(login.error.hasSuffix("error: no login response arrived within 1 seconds\n"), "\(login.error)")
     }
 }

@@ -33,7 +33,7 @@ struct AdminDirectoryTests {
             let doubled = try await call(client, "/_admin/apps", method: .post, json: #"{"id":"6666","name":"A","name":"B"}"#)
             #expect(doubled.0 == .badRequest && message(doubled.1)?.hasPrefix("The body is not valid JSON:") == true)
             let letters = try await call(client, "/_admin/apps", method: .post, json: #"{"id":"abc","name":"A"}"#)
-            #expect(message(letters.1) == "the fixtures are invalid: app ID \"abc\" must be digits")
+            #expect(message(letters.1) == "App ID \"abc\" must be digits.")
             let listed = try await call(client, "/_admin/apps")
             #expect(listed.1["apps"]?.arrayValue?.count == 3)
 
@@ -72,7 +72,7 @@ struct AdminDirectoryTests {
             let duplicate = try await call(client, "/_admin/users", method: .post, json: #"{"first_name":"E","last_name":"N","email":"ERIN@example.com","password":"pw"}"#)
             #expect(duplicate.0 == .conflict)
             let unknownFriend = try await call(client, "/_admin/users", method: .post, json: #"{"first_name":"F","last_name":"G","email":"f@example.com","password":"pw","friends":["nobody"]}"#)
-            #expect(message(unknownFriend.1) == "The friend nobody is not a test user (give friends by ID).")
+            #expect(message(unknownFriend.1) == "The friend nobody is not a test user (give an ID or an email).")
 
             // Erin and Alice install with user_friends: each sees the other.
             for user in ["200001", TestFixtures.alice] {

@@ -23,6 +23,9 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
     case codeExchangeFailed(String)
     /// The presenter could not show the dialog or receive its answer.
     case presentationFailed(String)
+    /// Nothing answered at the dialog's address (`origin` is its scheme, host and port): the provider is
+    /// not running there, or the network is down.
+    case dialogUnreachable(origin: String, reason: String)
     /// No answer arrived in time.
     case timedOut(seconds: Double)
     /// The login succeeded but could not be saved; nothing was set.
@@ -48,6 +51,8 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the authorization code could not be exchanged for an access token: \(reason)"
         case .presentationFailed(let reason):
             return "the login dialog could not be shown: \(reason)"
+        case .dialogUnreachable(let origin, let reason):
+            return "the login dialog at \(origin) cannot be reached: \(reason)"
         case .timedOut(let seconds):
             return "no login response arrived within \(Int(seconds)) seconds"
         case .notSaved(let error):

@@ -12,15 +12,20 @@ public struct LoopbackPresenter: AuthorizationPresenter {
     /// Told the URL (and whether a browser was opened) before the wait starts; prints to standard error
     /// by default.
     public var announce: @Sendable (URL, Bool) -> Void
+    /// When true, the dialog is fetched once before the browser opens, so that a provider that is down or
+    /// an app it does not know ends the login at once with the reason (``LoginError/dialogUnreachable(origin:reason:)``,
+    /// ``LoginError/dialogFailed(code:message:)``) instead of after ``timeout``.
+    public var checksDialogFirst: Bool
 
     public static let callbackPath = "/callback"
 
     public init(
-        opener: BrowserOpener = .system, timeout: TimeInterval = 300,
+        opener: BrowserOpener = .system, timeout: TimeInterval = 300, checksDialogFirst: Bool = false,
         announce: @escaping @Sendable (URL, Bool) -> Void = LoopbackPresenter.printToStandardError
     ) {
         self.opener = opener
         self.timeout = timeout
+        self.checksDialogFirst = checksDialogFirst
         self.announce = announce
     }
 
@@ -47,6 +52,12 @@ struct LoopbackAttempt: AuthorizationAttempt {
     var redirectURI: String { "http://127.0.0.1:\(listener.port)\(LoopbackPresenter.callbackPath)" }
 
     func present(_ url: URL) async throws(LoginError) -> URL {
+        if presenter.checksDialogFirst {
+            do { try await DialogPreflight.check(url) } catch {
+                await listener.close()
+                throw error
+            }
+        }
         let mailbox = listener.mailbox
         let timeout = presenter.timeout.isFinite ? min(max(presenter.timeout, 0.001), 86_400) : 300
         let timer = Task {

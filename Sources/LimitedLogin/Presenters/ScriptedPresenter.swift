@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginVerifier
 import LimitedLoginCore
 import NIOHTTP1
 import Synchronization
@@ -52,7 +53,7 @@ public final class ScriptedPresenter: AuthorizationPresenter {
         }
         let answer: SDKHTTPClient.Answer
         do { answer = try await SDKHTTPClient.send(url, method: method, headers: headers, body: body) } catch {
-            throw .presentationFailed("the dialog at \(url.absoluteString) cannot be reached: \(error)")
+            throw .dialogUnreachable(origin: DialogPreflight.origin(of: url), reason: TransportFailure.reason(error))
         }
         let title = HTMLForm.title(in: answer.text)
         state.withLock { state in

@@ -29,6 +29,12 @@ struct AdminDirectoryController: Sendable {
 
     private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
 
+    /// A validation reason (`app ID "abc" must be digits`) as a sentence.
+    static func sentence(_ reason: String) -> String {
+        guard let first = reason.first else { return reason }
+        return first.uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
+    }
+
     private func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> Result<T, AdminBodyError> {
         guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
             return .failure(AdminBodyError("Send a JSON body (Content-Type: application/json)."))
@@ -92,7 +98,7 @@ struct AdminDirectoryController: Sendable {
         for uri in app.redirectURIs ?? [] {
             do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
         }
-        do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(error.description) }
+        do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(Self.sentence(error.reason)) }
         let record = AppRecord(
             id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name, businessID: app.businessID,
             redirectURIs: app.redirectURIs ?? []
@@ -137,10 +143,15 @@ struct AdminDirectoryController: Sendable {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): user = decoded
         }
-        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(error.description) }
-        for friend in user.friends ?? [] where try await store.user(id: friend) == nil {
-            return bad("The friend \(friend) is not a test user (give friends by ID).")
+        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        var friendIDs: [String] = []
+        for friend in user.friends ?? [] {
+            guard let found = try await store.user(idOrEmail: friend) else {
+                return bad("The friend \(friend) is not a test user (give an ID or an email).")
+            }
+            friendIDs.append(found.id)
         }
+        if user.friends != nil { user.friends = friendIDs }
         if user.id == nil { user.id = RandomIdentifiers.numericID() }
         do {
             try await FixtureLoader(store: store).create(user)
@@ -158,6 +169,7 @@ struct AdminDirectoryController: Sendable {
         return Responses.json(.object(["success": true]))
     }
 
+    /// `user_id` and `friend_id` each take a test user's ID or email.
     private struct FriendshipBody: Decodable { var user_id: String; var friend_id: String }
 
     private func friendship(_ request: Request, add: Bool) async throws -> Response {
@@ -166,14 +178,19 @@ struct AdminDirectoryController: Sendable {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): body = decoded
         }
-        guard body.user_id != body.friend_id else { return bad("A test user cannot be their own friend.") }
-        for id in [body.user_id, body.friend_id] where try await store.user(id: id) == nil {
-            return AdminController.error("No test user with ID \(id).", status: .notFound)
+        // Either side by ID or by email, as the dialog's sign-in takes them.
+        var ids: [String] = []
+        for who in [body.user_id, body.friend_id] {
+            guard let user = try await store.user(idOrEmail: who) else {
+                return AdminController.error("No test user with ID or email \(who).", status: .notFound)
+            }
+            ids.append(user.id)
         }
+        guard ids[0] != ids[1] else { return bad("A test user cannot be their own friend.") }
         if add {
-            try await store.addFriendship(body.user_id, body.friend_id)
+            try await store.addFriendship(ids[0], ids[1])
         } else {
-            try await store.removeFriendship(body.user_id, body.friend_id)
+            try await store.removeFriendship(ids[0], ids[1])
         }
         return Responses.json(.object(["success": true]))
     }

@@ -12,6 +12,13 @@ public enum FixturesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalid(let reason): return "the fixtures are invalid: \(reason)"
         }
     }
+
+    /// The reason alone, for an admin API answer about one app or user (not a file).
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .invalid(let reason): return reason
+        }
+    }
 }
 
 /// Apps and test users to load at start (`serve --fixtures file.json`).

@@ -17,11 +17,11 @@ enum PostgresStoreConnection {
         }
         configuration.coreConfiguration.options.connectTimeout = .seconds(10)
         do {
-            try await migrate(configuration, logger: logger)
+            try await migrate(configuration, location: location, logger: logger)
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .unavailable("cannot prepare \(location): \(String(reflecting: error))")
+            throw .unavailable("cannot prepare \(location): \(PostgresFailure.reason(error))")
         }
         let pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
@@ -32,14 +32,14 @@ enum PostgresStoreConnection {
     }
 
     /// Runs the migrations on one connection holding the advisory lock.
-    private static func migrate(_ configuration: SQLPostgresConfiguration, logger: Logger) async throws {
+    private static func migrate(_ configuration: SQLPostgresConfiguration, location: StoreLocation, logger: Logger) async throws {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration.coreConfiguration, id: 0, logger: logger
             )
         } catch {
-            throw StoreError.unavailable("cannot connect to PostgreSQL: \(String(reflecting: error))")
+            throw StoreError.unavailable("cannot connect to \(location): \(PostgresFailure.reason(error)); is the server running, and is the URL right?")
         }
         let db = connection.sql(queryLogLevel: nil)
         do {
