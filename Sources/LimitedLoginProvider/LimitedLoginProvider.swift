@@ -81,6 +81,7 @@ public struct LimitedLoginProvider: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         HomeController(services: services).addRoutes(to: router)
+        FaviconController().addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)
         MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)

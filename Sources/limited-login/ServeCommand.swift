@@ -66,6 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("log-format"), help: "text (default), or json: one JSON object per line on standard error, for log shippers.")
+    var logFormat = "text"
+
     @Option(name: .customLong("id-token-lifetime"), help: "Seconds from an ID token's iat to its exp.")
     var idTokenLifetime: Int64 = TokenLifetimes.defaultIDToken
 
@@ -118,6 +121,9 @@ struct ServeCommand: AsyncParsableCommand {
             guard (1...(10 * 366 * 86400)).contains(value) else { throw ValidationError("\(flag) must be a number of seconds from 1 to 316224000 (ten years).") }
         }
         if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command.") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -129,7 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "limited-login")
+        var logger = LogFormat(rawValue: logFormat) == .json
+            ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
+            : Logger(label: "limited-login")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let store: StoreLocation
         let loadedFixtures: ProviderFixtures?

@@ -7,7 +7,7 @@ enum ServeEnvironment {
     /// Every `serve` option and whether it is a flag (takes no value).
     static let options: [(name: String, isFlag: Bool)] = [
         ("host", false), ("port", false), ("database", false), ("issuer", false), ("public-url", false),
-        ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false),
+        ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false), ("log-format", false),
         ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
         ("exec", false), ("ready-file", false), ("export-on-exit", false),

@@ -161,3 +161,36 @@ struct CLIFailureMessageTests {
         #expect(errorText == "")
     }
 }
+
+@Suite("serve: log format")
+struct ServeLogFormatTests {
+    @Test("--log-format json writes one JSON object per line with the request line's ID and duration; a bad format is refused")
+    func jsonLines() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--log-format", "json"], directory: directory)
+        let port = try #require(URLComponents(string: server.baseURL)?.port)
+        let answer = try await onOwnThread {
+            try LoopbackSocket(port: port).exchangeBlocking(keepAliveRequest("/.well-known/openid-configuration"))
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK"))
+        var line: [String: Any]?
+        for _ in 0..<50 where line == nil {
+            line = server.output.split(separator: "\n").lazy
+                .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { ($0["message"] as? String)?.hasPrefix("GET /.well-known/openid-configuration 200 ") == true }
+            if line == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        await server.stop()
+        let request = try #require(line, "no JSON request line in: \(server.output)")
+        #expect(request["level"] as? String == "info")
+        #expect(request["label"] as? String == "limited-login")
+        #expect((request["request_id"] as? String)?.count == 16)
+        #expect(Double(request["duration_ms"] as? String ?? "") != nil)
+        #expect((request["time"] as? String)?.hasSuffix("Z") == true, "\(request)")
+
+        let bad = try await CLIProcess.run(["serve", "--database", ":memory:", "--log-format", "xml"])
+        #expect(bad.status == 64)
+        #expect(bad.error.hasPrefix("Error: --log-format must be text or json.\n"), "\(bad.error)")
+    }
+}

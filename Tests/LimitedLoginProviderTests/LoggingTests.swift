@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
@@ -77,5 +78,37 @@ struct LoggingTests {
         for secret in secrets {
             #expect(!text.contains(secret), "a log record contains \(secret.prefix(12))…")
         }
+    }
+
+    @Test("each request is one line at info with status, duration and request ID (the client's, when plausible, sent back); polled paths at debug; error pages with their reason; login completed names the user")
+    func requestLines() async throws {
+        let logs = CapturedLogs()
+        var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
+        logger.logLevel = .info
+        let provider = try await LimitedLoginProvider.prepare(TestFixtures.configuration(), logger: logger)
+        try await provider.application().test(.router) { client in
+            let offered = try await client.execute(uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "proxy-id_42.a"])
+            #expect(offered.headers[HTTPField.Name("X-Request-Id")!] == "proxy-id_42.a")
+            let refused = try await client.execute(uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "bad id\u{7F}"])
+            let made = try #require(refused.headers[HTTPField.Name("X-Request-Id")!])
+            #expect(made.count == 16 && made.allSatisfy(\.isHexDigit), "\(made)")
+            _ = try await client.execute(uri: "/health", method: .get)
+            _ = try await client.execute(uri: "/favicon.ico", method: .get)
+            _ = try await client.execute(uri: "/dialog/oauth?client_id=999&redirect_uri=x", method: .get)
+            _ = try await DialogBrowser(client: client).logIn(dialogPath(scope: "openid,email"), as: TestFixtures.alice)
+        }
+        await provider.store.close()
+        let lines = logs.records.withLock { $0 }
+        let discovery = lines.filter { $0.hasPrefix("info GET /.well-known/openid-configuration 200 ") }
+        #expect(discovery.count == 2, "\(lines)")
+        #expect(discovery.first?.contains(#""request_id": proxy-id_42.a"#) == true, "\(discovery)")
+        #expect(discovery.allSatisfy { $0.contains(" ms [") && $0.contains(#""duration_ms": "#) }, "\(discovery)")
+        #expect(!lines.contains { $0.contains("/health") || $0.contains("/favicon.ico") }, "polled paths at info: \(lines)")
+        let errorPage = try #require(lines.first { $0.hasPrefix("info dialog error page: App not found") }, "\(lines)")
+        #expect(errorPage.contains(#""reason": No app with ID 999 is registered with this provider."#), "\(errorPage)")
+        #expect(errorPage.contains(#""request_id": "#))
+        let completed = try #require(lines.first { $0.hasPrefix("info login completed") }, "\(lines)")
+        #expect(completed.contains(#""user": \#(TestFixtures.alice)"#), "\(completed)")
+        #expect(completed.contains(#""permissions": email,openid,public_profile"#), "\(completed)")
     }
 }

@@ -48,6 +48,37 @@ struct OperationsTests {
             }
             #expect(!dialogCount.isEmpty, "\(text)")
             #expect(text.contains("# TYPE limited_login_request_duration_seconds histogram"))
+            #expect(Self.sample(text, #"limited_login_dialog_outcomes_total{outcome="completed",error=""}"#) == 2)
+        }
+    }
+
+    @Test("every metric has its HELP line; latency is by exact status; a cancel is an outcome, not an error; the favicon is served, not a 404")
+    func helpStatusCancelFavicon() async throws {
+        try await withProvider { client, _ in
+            let browser = DialogBrowser(client: client)
+            let signIn = try await browser.get(dialogPath())
+            let consent = try await browser.get(try #require(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: signIn).location))
+            let cancelled = try await browser.consent(on: consent, action: "cancel")
+            #expect(try cancelled.redirectParameters().single("error") == "access_denied")
+            let favicon = try await client.execute(uri: "/favicon.ico", method: .get)
+            #expect(favicon.status == .ok)
+            #expect(favicon.headers[.contentType] == "image/x-icon")
+            #expect(Array(favicon.body.readableBytesView.prefix(4)) == [0, 0, 1, 0], "an ICO header")
+            _ = try await client.execute(uri: "/v21.0/me", method: .get)  // a 401: an error, counted below
+
+            let text = try await Self.metrics(client)
+            let typed = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+            #expect(Set(typed).isSuperset(of: ["limited_login_dialogs_shown_total", "limited_login_dialog_outcomes_total", "limited_login_errors_total", "limited_login_request_duration_seconds"]), "\(typed)")
+            for name in typed {
+                #expect(text.contains("# HELP \(name) "), "no HELP for \(name): \(text)")
+            }
+            #expect(Self.sample(text, #"limited_login_dialog_outcomes_total{outcome="cancelled",error=""}"#) == 1)
+            #expect(!text.contains(#"kind="cancelled""#), "a cancel counted as an error")
+            #expect(!text.contains(#"kind="dialog_redirect""#))
+            let favicons = text.split(separator: "\n").filter { $0.hasPrefix("limited_login_request_duration_seconds_count{") && $0.contains(#"route="/favicon.ico""#) }
+            #expect(favicons.count == 1 && favicons.first?.contains(#"status="200""#) == true, "\(favicons)")
+            #expect(!text.contains(#"code="404""#), "a 404 was counted: \(text)")
+            #expect(Self.sample(text, #"limited_login_errors_total{kind="http_4xx",code="401"}"#) == 1, "me without a token")
         }
     }
 }

@@ -178,6 +178,11 @@ struct DialogController: Sendable {
     }
 
     func errorPage(_ error: DialogPageError) throws -> Response {
+        // An operator looking into "the login does not work" needs the reason the person was shown.
+        services.logger.log(
+            level: error.status >= 500 ? .error : .info, "dialog error page: \(error.title)",
+            metadata: RequestLogContext.adding(to: ["status": "\(error.status)", "reason": "\(error.message)"])
+        )
         services.metrics.dialogShown("error")
         services.metrics.error("dialog_page", code: String(error.status))
         let html = try services.pages.render(.error, ["title": error.title, "message": error.message])

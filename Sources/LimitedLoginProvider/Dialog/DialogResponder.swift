@@ -37,7 +37,7 @@ struct DialogResponder: Sendable {
         parameters.append("error_code", String(error.code))
         parameters.append("error_message", error.message)
         if let state = target.state { parameters.append("state", state) }
-        metrics.error("dialog_redirect", code: error.error)
+        metrics.loginRefused(error: error.error)
         return try respond(target, parameters, afterPost: afterPost)
     }
 
@@ -49,7 +49,7 @@ struct DialogResponder: Sendable {
         parameters.append("error_description", "Permissions error")
         parameters.append("error_reason", "user_denied")
         if let state = target.state { parameters.append("state", state) }
-        metrics.error("cancelled")
+        metrics.loginCancelled()
         return try respond(target, parameters, afterPost: afterPost)
     }
 }

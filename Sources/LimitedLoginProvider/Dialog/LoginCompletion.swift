@@ -90,9 +90,10 @@ struct LoginCompletion: Sendable {
         parameters.append("granted_scopes", scopes.sorted().joined(separator: ","))
         parameters.append("denied_scopes", grant.declined.map(\.name).sorted().joined(separator: ","))
         parameters.append("graph_domain", "facebook")
-        services.logger.info("login completed", metadata: [
-            "app": "\(dialog.app.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
-        ])
+        services.logger.info("login completed", metadata: RequestLogContext.adding(to: [
+            "app": "\(dialog.app.id)", "user": "\(user.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
+            "permissions": "\(scopes.sorted().joined(separator: ","))",
+        ]))
         services.metrics.loginCompleted(limited: dialog.limited)
         return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
     }

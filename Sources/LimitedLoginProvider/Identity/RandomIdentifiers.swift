@@ -26,6 +26,12 @@ enum RandomIdentifiers {
         return hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
+    /// 16 hex digits: a request's ID in the log (not a secret; unique enough to find one request's lines).
+    static func requestID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return hex((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
     /// SHA-256 hex: how sessions, codes and access tokens are stored, so the database never holds one
     /// that works.
     static func storageHash(_ secret: String) -> String {

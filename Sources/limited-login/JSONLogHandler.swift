@@ -1,0 +1,46 @@
+import Foundation
+import LimitedLoginJOSE
+import Logging
+
+/// `serve --log-format json`: one JSON object per line on standard error, for log shippers.
+///
+/// `{"time":"2026-11-23T17:50:59.123Z","level":"info","label":"limited-login","message":"GET /health 200 0.4 ms","request_id":"…",…}`:
+/// the logger's and the line's metadata as string members beside the fixed ones (a metadata key that
+/// would replace a fixed member is prefixed with `meta_`).
+struct JSONLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    private static let fixedKeys: Set<String> = ["time", "level", "label", "message"]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        StandardStreams.writeError(Self.line(
+            level: event.level, message: event.message.description, label: label,
+            metadata: metadata.merging(event.metadata ?? [:]) { _, line in line }, time: Date()
+        ) + "\n")
+    }
+
+    /// The JSON line for one log event (no newline).
+    static func line(level: Logger.Level, message: String, label: String, metadata: Logger.Metadata, time: Date) -> String {
+        var object: JSONObject = [
+            "time": .string(time.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))),
+            "level": .string(level.rawValue), "label": .string(label), "message": .string(message),
+        ]
+        for (key, value) in metadata {
+            object[fixedKeys.contains(key) ? "meta_" + key : key] = .string(value.description)
+        }
+        return String(decoding: JSONSerializer.serialize(.object(object)), as: UTF8.self)
+    }
+}
+
+/// `--log-format`.
+enum LogFormat: String, CaseIterable {
+    case text
+    case json
+}
