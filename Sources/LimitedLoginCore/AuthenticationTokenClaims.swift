@@ -24,7 +24,7 @@ public enum ClaimsError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The required claims (`iss`, `aud`, `sub`, `jti`, `nonce`, `iat`, `exp`) make the claim set fail when
 /// missing, empty or of the wrong type; that is checked when the claim set is made. An optional claim of
 /// the wrong type is dropped on its own (it reads as nil): the rest of the token stays usable. Strings,
-/// arrays and objects are built from the payload each time one is read (see ``ClaimsPayload``), so a
+/// arrays and objects are built from the payload each time one is read (see `ClaimsPayload`), so a
 /// server that reads only `sub` pays for no others.
 public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     // The required strings were checked to be present, strings and non-empty when the set was made.

@@ -117,7 +117,7 @@ public struct LimitedLoginProvider: Sendable {
         )
     }
 
-    /// The state in the fixtures file's shape, for `serve --fixtures` to load back (``StateExport``).
+    /// The state in the fixtures file's shape, for `serve --fixtures` to load back (`StateExport`).
     public func exportState(includingKeys: Bool) async throws -> Data {
         try await ProviderTime.$clock.withValue(services.clock) {
             try await StateExport(store: store).json(includingKeys: includingKeys)

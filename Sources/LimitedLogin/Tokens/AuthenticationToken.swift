@@ -3,7 +3,7 @@ import LimitedLoginJOSE
 
 /// The ID token of a login (an OpenID Connect JWT), as the iOS SDK's `AuthenticationToken`.
 ///
-/// The SDK sets ``current`` only after the token passed ``LimitedLoginVerifier``'s checks (signature,
+/// The SDK sets ``current`` only after the token passed `LimitedLoginVerifier`'s checks (signature,
 /// issuer, audience, expiry, age and nonce); an app's server must check it again before trusting it.
 public struct AuthenticationToken: Sendable, Equatable, Codable {
     /// The compact JWT.

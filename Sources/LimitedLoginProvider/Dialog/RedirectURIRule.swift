@@ -5,7 +5,7 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
     case missing
     case malformed(String)
     case notRegistered(String)
-    /// A URI no app may register or be sent to (``RedirectURIRegistration``), and why.
+    /// A URI no app may register or be sent to (`RedirectURIRegistration`), and why.
     case refused(String, reason: String)
 
     public var description: String {

@@ -21,7 +21,7 @@ public enum SigningKeyError: Error, Equatable, Sendable, CustomStringConvertible
 /// Keys live in the store so that they survive restarts and are shared by every node. Rotation (SPEC
 /// section 4) is a schedule written in the store, so that every node reading it agrees: the new key is
 /// published at once and signs from `signsFrom`; the old key stops signing then (`retiredAt`) and stays
-/// published for ``retention`` more seconds (at least the token lifetime), after which it is dropped.
+/// published for `retention` more seconds (at least the token lifetime), after which it is dropped.
 public final class SigningKeyring: Sendable {
     struct Snapshot: Sendable {
         var signer: JWSSigner
