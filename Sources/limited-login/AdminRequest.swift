@@ -36,6 +36,12 @@ struct AdminConnection: ParsableArguments {
     }
 }
 
+/// `--json`, for the admin commands that print text for people by default.
+struct AdminOutputFormat: ParsableArguments {
+    @Flag(help: "Print the provider's answer as JSON (for scripts) instead of text for people.")
+    var json = false
+}
+
 /// The variables the client commands read.
 enum ClientEnvironment {
     static let defaultProvider = "http://127.0.0.1:8080"
@@ -90,8 +96,12 @@ enum AdminRequest {
         return document
     }
 
-    /// Sends and prints the answer as indented JSON.
-    static func run(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws {
-        printLine(JSONSerializer.prettyPrinted(try await send(connection, path: path, method: method, body: body)))
+    /// Sends, then prints the answer: `human` text, or with `--json` the answer as indented JSON.
+    static func run(
+        _ connection: AdminConnection, _ output: AdminOutputFormat, path: String, method: HTTPMethod, body: Body? = nil,
+        human: (JSONValue) -> String
+    ) async throws {
+        let answer = try await send(connection, path: path, method: method, body: body)
+        printLine(output.json ? JSONSerializer.prettyPrinted(answer) : human(answer))
     }
 }

@@ -12,12 +12,18 @@ struct AppsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the apps with their secrets and redirect URIs.")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/apps", method: .GET) }
+        @OptionGroup var output: AdminOutputFormat
+        func run() async throws {
+            try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .GET) {
+                AdminOutput.table($0, listKey: "apps", columns: AdminOutput.apps, empty: "No apps.")
+            }
+        }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register an app.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @Option(help: "The app ID (digits).") var id: String
         @Option(help: "The name shown on the consent page.") var name: String
         @Option(help: "The app secret (default: a random one).") var secret: String?
@@ -30,25 +36,33 @@ struct AppsCommand: AsyncParsableCommand {
             ]
             if let secret { app["secret"] = .string(secret) }
             if let businessID { app["business_id"] = .string(businessID) }
-            try await AdminRequest.run(connection, path: "/_admin/apps", method: .POST, body: .json(.object(JSONObject(app))))
+            try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: .json(.object(JSONObject(app)))) {
+                "Created app \(id).\n" + AdminOutput.fields($0)
+            }
         }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete an app with its grants and tokens.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The app ID.") var id: String
-        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/apps/\(id)", method: .DELETE) }
+        func run() async throws {
+            try await AdminRequest.run(connection, output, path: "/_admin/apps/\(id)", method: .DELETE) { _ in "Deleted app \(id) with its grants and tokens." }
+        }
     }
 
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move an app to another business (or to none).")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The app ID.") var id: String
         @Option(name: .customLong("business-id"), help: "The new business; leave out for none.") var businessID: String?
         func run() async throws {
             let body: JSONValue = .object(["business_id": businessID.map { .string($0) } ?? .null])
-            try await AdminRequest.run(connection, path: "/_admin/apps/\(id)/business", method: .POST, body: .json(body))
+            try await AdminRequest.run(connection, output, path: "/_admin/apps/\(id)/business", method: .POST, body: .json(body)) {
+                "Moved app \(id) to \(businessID.map { "business \($0)" } ?? "no business").\n" + AdminOutput.fields($0)
+            }
         }
     }
 }

@@ -16,9 +16,12 @@ struct KeysCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the keys: which signs, which are published, when each retires.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
 
         func run() async throws {
-            try await AdminRequest.run(connection, path: "/_admin/keys", method: .GET)
+            try await AdminRequest.run(connection, output, path: "/_admin/keys", method: .GET) {
+                AdminOutput.table($0, listKey: "keys", columns: AdminOutput.keys, empty: "No keys.")
+            }
         }
     }
 
@@ -28,6 +31,7 @@ struct KeysCommand: AsyncParsableCommand {
             discussion: "A retired key stays published for the token lifetime plus five minutes, then is dropped."
         )
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
 
         @Option(name: .customLong("publish-delay"), help: "Seconds between publishing the new key and signing with it.")
         var publishDelay: Int = 600
@@ -37,7 +41,9 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await AdminRequest.run(connection, path: "/_admin/keys/rotate", method: .POST, body: .form("publish_delay=\(publishDelay)"))
+            try await AdminRequest.run(connection, output, path: "/_admin/keys/rotate", method: .POST, body: .form("publish_delay=\(publishDelay)")) {
+                "Published a new signing key.\n" + AdminOutput.fields($0)
+            }
         }
     }
 }

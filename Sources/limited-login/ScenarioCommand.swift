@@ -63,11 +63,14 @@ struct ScenarioCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the queued scenarios, oldest first (JSON).")
+        static let configuration = CommandConfiguration(abstract: "List the queued scenarios, oldest first.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
 
         func run() async throws {
-            try await AdminRequest.run(connection, path: "/_admin/scenarios", method: .GET)
+            try await AdminRequest.run(connection, output, path: "/_admin/scenarios", method: .GET) {
+                AdminOutput.table($0, listKey: "scenarios", columns: AdminOutput.scenarios, empty: "No scenarios are queued.")
+            }
         }
     }
 

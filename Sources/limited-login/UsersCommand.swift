@@ -13,12 +13,18 @@ struct UsersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the test users and their friends.")
         @OptionGroup var connection: AdminConnection
-        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/users", method: .GET) }
+        @OptionGroup var output: AdminOutputFormat
+        func run() async throws {
+            try await AdminRequest.run(connection, output, path: "/_admin/users", method: .GET) {
+                AdminOutput.table($0, listKey: "users", columns: AdminOutput.users, empty: "No test users.")
+            }
+        }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a test user.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @Option(help: "The user ID (default: a random one).") var id: String?
         @Option(name: .customLong("first-name"), help: "First name.") var firstName: String
         @Option(name: .customLong("middle-name"), help: "Middle name.") var middleName: String?
@@ -38,15 +44,22 @@ struct UsersCommand: AsyncParsableCommand {
             for (key, value) in [("id", id), ("middle_name", middleName), ("birthday", birthday), ("gender", gender), ("link", link)] {
                 if let value { user[key] = .string(value) }
             }
-            try await AdminRequest.run(connection, path: "/_admin/users", method: .POST, body: .json(.object(JSONObject(user))))
+            try await AdminRequest.run(connection, output, path: "/_admin/users", method: .POST, body: .json(.object(JSONObject(user)))) {
+                "Created test user \($0.objectValue?["id"]?.stringValue ?? "?") (\(email)).\n" + AdminOutput.fields($0)
+            }
         }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a test user with their friendships, grants and sessions.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The user ID.") var id: String
-        func run() async throws { try await AdminRequest.run(connection, path: "/_admin/users/\(id)", method: .DELETE) }
+        func run() async throws {
+            try await AdminRequest.run(connection, output, path: "/_admin/users/\(id)", method: .DELETE) { _ in
+                "Deleted test user \(id) with their friendships, grants and sessions."
+            }
+        }
     }
 }
 
@@ -61,15 +74,17 @@ struct FriendsCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make two users friends.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @OptionGroup var pair: FriendPair
-        func run() async throws { try await pair.send(.POST, connection) }
+        func run() async throws { try await pair.send(.POST, connection, output) }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End a friendship.")
         @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
         @OptionGroup var pair: FriendPair
-        func run() async throws { try await pair.send(.DELETE, connection) }
+        func run() async throws { try await pair.send(.DELETE, connection, output) }
     }
 
     /// The two users of a friendship, and the admin call that makes or ends it.
@@ -77,9 +92,11 @@ struct FriendsCommand: AsyncParsableCommand {
         @Argument(help: "A test user's ID or email.") var user: String
         @Argument(help: "Another test user's ID or email.") var friend: String
 
-        func send(_ method: HTTPMethod, _ connection: AdminConnection) async throws {
-            try await AdminRequest.run(connection, path: "/_admin/friendships", method: method,
-                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)])))
+        func send(_ method: HTTPMethod, _ connection: AdminConnection, _ output: AdminOutputFormat) async throws {
+            try await AdminRequest.run(connection, output, path: "/_admin/friendships", method: method,
+                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)]))) { _ in
+                method == .POST ? "\(user) and \(friend) are friends." : "\(user) and \(friend) are no longer friends."
+            }
         }
     }
 }

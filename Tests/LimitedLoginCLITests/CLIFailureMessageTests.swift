@@ -113,7 +113,7 @@ struct CLIFailureMessageTests {
         #expect(created.status == 0, "\(created.error)")
         let added = try await CLIProcess.run(["friends", "add", "dora@example.com", "BOB@example.com"], environment: environment)
         #expect(added.status == 0, "\(added.error)")
-        let list = try await CLIProcess.run(["users", "list"], environment: environment)
+        let list = try await CLIProcess.run(["users", "list", "--json"], environment: environment)
         let users = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])["users"] as? [[String: Any]]
         let byEmail = Dictionary(uniqueKeysWithValues: (users ?? []).compactMap { user in (user["email"] as? String).map { ($0, user) } })
         let ids = byEmail.mapValues { $0["id"] as? String ?? "" }

@@ -120,10 +120,10 @@ struct ServeCommandTests {
         let server = try await ServerProcess.start(["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin"], directory: folder)
         #expect(!server.output.contains("Admin token"), "a given token is not printed")
         let before = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks")
-        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin", "--publish-delay", "0"])
+        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin", "--publish-delay", "0", "--json"])
         #expect(rotated.status == 0, "\(rotated.error)")
         #expect(rotated.output.contains("\"publish_delay\": 0"))
-        let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin"])
+        let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin", "--json"])
         #expect(listed.status == 0)
         #expect(listed.output.components(separatedBy: "\"kid\"").count == 3, "two keys: \(listed.output)")
         #expect(listed.output.contains("\"state\": \"retired, still published\""))
@@ -132,6 +132,15 @@ struct ServeCommandTests {
         let refused = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "wrong"])
         #expect(refused.status == 1)
         #expect(refused.error == "limited-login: the provider refused: The admin token is wrong.\n")
+
+        // For people: a table with times in ISO 8601 (UTC), not seconds since 1970.
+        let table = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin"])
+        let lines = table.output.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("KID") == true && lines.first?.contains("STATE") == true && lines.first?.contains("UNPUBLISHED") == true, "\(table.output)")
+        #expect(lines.count == 3, "a header and two keys: \(table.output)")
+        #expect(lines.contains { $0.contains("retired, still published") && $0.contains("Z  ") }, "\(table.output)")
+        #expect(table.output.range(of: #"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"#, options: .regularExpression) != nil, "\(table.output)")
+        #expect(table.output.range(of: #"\b1[0-9]{9}\b"#, options: .regularExpression) == nil, "an epoch time: \(table.output)")
         await server.stop()
     }
 
@@ -139,7 +148,7 @@ struct ServeCommandTests {
     func directoryCommands() async throws {
         let folder = try temporaryFolder()
         let server = try await ServerProcess.start(["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin", "--no-demo-data"], directory: folder)
-        let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin"]
+        let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin", "--json"]
         let app = try await CLIProcess.run(["apps", "create", "--id", "4242", "--name", "CLI App", "--redirect-uri", "https://cli.example/cb", "--business-id", "9"] + connection)
         #expect(app.status == 0, "\(app.error)")
         #expect(app.output.contains("\"name\": \"CLI App\""))
@@ -161,6 +170,20 @@ struct ServeCommandTests {
         #expect(deleted.status == 0)
         let apps = try await CLIProcess.run(["apps", "list"] + connection)
         #expect(apps.output.contains("\"id\": \"4242\""))
+
+        // For people: tables and one line per change.
+        let people = Array(connection.dropLast())
+        let appTable = try await CLIProcess.run(["apps", "list"] + people)
+        #expect(appTable.output.hasPrefix("ID    NAME     BUSINESS  SECRET"), "\(appTable.output)")
+        #expect(appTable.output.contains("4242  CLI App  10"), "\(appTable.output)")
+        let userTable = try await CLIProcess.run(["users", "list"] + people)
+        #expect(userTable.output == "ID  EMAIL            NAME     FRIENDS  PICKABLE\n31  ann@example.com  Ann Lee  -        no\n", "\(userTable.output)")
+        let befriended = try await CLIProcess.run(["friends", "add", "ann@example.com", "31"] + people)
+        #expect(befriended.error == "limited-login: the provider refused: A test user cannot be their own friend.\n")
+        let removed = try await CLIProcess.run(["apps", "delete", "4242"] + people)
+        #expect(removed.output == "Deleted app 4242 with its grants and tokens.\n")
+        let none = try await CLIProcess.run(["apps", "list"] + people)
+        #expect(none.output == "No apps.\n")
         await server.stop()
     }
 
