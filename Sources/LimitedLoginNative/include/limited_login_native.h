@@ -22,8 +22,9 @@
  * Threads
  *   Every function may be called from any thread and returns without waiting for the network or the
  *   person. A login's result arrives later through the callback registered with
- *   `LLFBSetResultCallback`, on a thread of the library's own (one at a time, in the order the results
- *   were reached). The callback must return quickly; it may call the other functions.
+ *   `LLFBSetResultCallback`, on a thread the library starts for that one call and ends when the callback
+ *   returns (so a managed runtime that adopts it lets it go); results come one at a time, in the order
+ *   they were reached. The callback should return quickly; it may call the other functions.
  */
 
 #include <stdint.h>
