@@ -81,8 +81,8 @@ struct UnityShapeTests {
         )
         #expect(text(UnityLoginResult.succeeded(2, result)) == """
             {"access_token":"EAAB","auth_nonce":"n","auth_token_string":"h.p.s","callback_id":"2",\
-            "declined_permissions":["user_friends"],"expiration_timestamp":"2000000000","graph_domain":"facebook",\
-            "granted_permissions":["email","public_profile"],"last_refresh":"1900000000","opened":"true",\
+            "declined_permissions":["user_friends"],"expiration_timestamp":"2000000000",\
+            "granted_permissions":["email","public_profile"],"graph_domain":"facebook","last_refresh":"1900000000","opened":"true",\
             "permissions":["email","public_profile"],"user_id":"9001"}
             """)
     }
