@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LimitedLoginCore", targets: ["LimitedLoginCore"]),
         .library(name: "LimitedLoginVerifier", targets: ["LimitedLoginVerifier"]),
         .library(name: "LimitedLogin", targets: ["LimitedLogin"]),
+        .library(name: "LimitedLoginNative", type: .dynamic, targets: ["LimitedLoginNative"]),
         .library(name: "LimitedLoginProvider", targets: ["LimitedLoginProvider"]),
         .library(name: "LimitedLoginHummingbird", targets: ["LimitedLoginHummingbird"]),
         .executable(name: "limited-login", targets: ["limited-login"]),
@@ -78,6 +79,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The SDK as a C library for Unity and other languages with a C FFI (include/limited_login_native.h,
+        // read by C callers, not by Swift).
+        .target(
+            name: "LimitedLoginNative",
+            dependencies: ["LimitedLogin", "LimitedLoginCore", "LimitedLoginJOSE"],
+            exclude: ["include"]
         ),
         .target(
             name: "LimitedLoginHummingbird",
@@ -216,6 +224,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "LimitedLoginNativeTests",
+            dependencies: [
+                "LimitedLoginNative",
+                "LimitedLogin",
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginProvider",
+                "LimitedLoginTestSupport",
             ]
         ),
         .testTarget(
