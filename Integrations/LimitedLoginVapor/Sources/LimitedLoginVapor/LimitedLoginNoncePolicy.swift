@@ -27,14 +27,19 @@ public struct LimitedLoginNoncePolicy: Sendable {
     /// The token's nonce must equal this header's value; a request without the header is refused.
     public static func exact(fromHeader name: HTTPHeaders.Name = .limitedLoginNonce) -> Self {
         Self(check: { request in request.headers.first(name: name).flatMap { $0.isEmpty ? nil : .exact($0) } },
-             missingDescription: "the \(name) header is required: it carries the login's nonce")
+             missingDescription: "the \(displayName(name)) header is required: it carries the login's nonce")
     }
 
     /// The token's nonce must be the lowercase hex SHA-256 of this header's value (the raw nonce); a request
     /// without the header is refused.
     public static func sha256OfRawNonce(fromHeader name: HTTPHeaders.Name = .limitedLoginNonce) -> Self {
         Self(check: { request in request.headers.first(name: name).flatMap { $0.isEmpty ? nil : .sha256OfRawNonce($0) } },
-             missingDescription: "the \(name) header is required: it carries the login's raw nonce")
+             missingDescription: "the \(displayName(name)) header is required: it carries the login's raw nonce")
+    }
+
+    /// The header's name for a message: Vapor keeps names lowercased only, so the default one is spelled here.
+    static func displayName(_ name: HTTPHeaders.Name) -> String {
+        name == .limitedLoginNonce ? "X-Limited-Login-Nonce" : name.description
     }
 
     /// The nonce is not compared: opt in only for tokens an SDK refreshed with a nonce of its own.

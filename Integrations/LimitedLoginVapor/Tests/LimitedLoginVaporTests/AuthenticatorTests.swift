@@ -8,12 +8,12 @@ import XCTVapor
 final class AuthenticatorTests: XCTestCase {
     func testTokenForEitherAppReachesTheRouteNamingTheApp() async throws {
         try await withApplication(nonce: .exact(fromHeader: .limitedLoginNonce)) { app in
-            try await app.test(.GET, "me", headers: headers(bearer: try TestTokens.token(), nonce: TestTokens.nonce)) { res in
+            try await app.test(.GET, "me", headers: headers(bearer: try TestTokens.token(), nonce: TestTokens.nonce)) { res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, "user 1029384756 app 1234567890")
             }
             let game = try TestTokens.token { $0["aud"] = .string(TestTokens.gameApp) }
-            try await app.test(.GET, "me", headers: headers(bearer: game, nonce: TestTokens.nonce)) { res in
+            try await app.test(.GET, "me", headers: headers(bearer: game, nonce: TestTokens.nonce)) { res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, "user 1029384756 app 2222222222")
             }
@@ -22,12 +22,12 @@ final class AuthenticatorTests: XCTestCase {
 
     func testNoTokenIsRefusedWhereAPersonIsRequiredAndPassesWhereNot() async throws {
         try await withApplication(nonce: .exact(fromHeader: .limitedLoginNonce)) { app in
-            try await app.test(.GET, "me") { res in
+            try await app.test(.GET, "me") { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.challenge, #"Bearer realm="limited-login""#)
                 XCTAssertEqual(res.reason, "an Authorization: Bearer <ID token> header is required")
             }
-            try await app.test(.GET, "optional") { res in
+            try await app.test(.GET, "optional") { res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, "anonymous")
             }
@@ -37,13 +37,13 @@ final class AuthenticatorTests: XCTestCase {
     func testTokenForAnotherAppIsRefusedAsNotAllowed() async throws {
         try await withApplication(nonce: .notChecked) { app in
             let other = try TestTokens.token { $0["aud"] = "999" }
-            try await app.test(.GET, "me", headers: headers(bearer: other)) { res in
+            try await app.test(.GET, "me", headers: headers(bearer: other)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.challenge, #"Bearer realm="limited-login", error="invalid_token""#)
                 XCTAssertEqual(res.reason, TokenVerificationError.audienceNotAllowed(actual: "999", allowed: [TestTokens.iosApp, TestTokens.gameApp]).description)
             }
             // Refused at the authenticator: a route that does not require a person is not reached either.
-            try await app.test(.GET, "optional", headers: headers(bearer: other)) { res in
+            try await app.test(.GET, "optional", headers: headers(bearer: other)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
             }
         }
@@ -61,14 +61,14 @@ final class AuthenticatorTests: XCTestCase {
         ]
         try await withApplication(nonce: .notChecked) { app in
             for (token, error) in cases {
-                try await app.test(.GET, "me", headers: headers(bearer: token)) { res in
+                try await app.test(.GET, "me", headers: headers(bearer: token)) { res async in
                     XCTAssertEqual(res.status, .unauthorized)
                     XCTAssertEqual(res.challenge, #"Bearer realm="limited-login", error="invalid_token""#)
                     XCTAssertEqual(res.reason, error.description)
                 }
             }
             let expired = try TestTokens.token { $0["iat"] = .number(now - 7200); $0["exp"] = .number(now - 3600) }
-            try await app.test(.GET, "me", headers: headers(bearer: expired)) { res in
+            try await app.test(.GET, "me", headers: headers(bearer: expired)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertTrue(res.reason?.hasPrefix("the token expired at ") ?? false, "\(res.reason ?? "")")
             }
@@ -78,7 +78,7 @@ final class AuthenticatorTests: XCTestCase {
     func testUnreachableKeySetIsServiceUnavailableNotARefusal() async throws {
         let nowhere = try XCTUnwrap(URL(string: "http://127.0.0.1:9/jwks"))
         try await withApplication(nonce: .notChecked, keySetURL: nowhere) { app in
-            try await app.test(.GET, "me", headers: headers(bearer: try TestTokens.token())) { res in
+            try await app.test(.GET, "me", headers: headers(bearer: try TestTokens.token())) { res async in
                 XCTAssertEqual(res.status, .serviceUnavailable)
                 XCTAssertNil(res.challenge)
                 XCTAssertTrue(res.reason?.hasPrefix("the key set could not be fetched: http://127.0.0.1:9/jwks") ?? false, "\(res.reason ?? "")")

@@ -8,15 +8,15 @@ final class RequestHelperTests: XCTestCase {
     func testVerifyUsesTheApplicationsVerifierAndNoncePolicy() async throws {
         try await withApplication(nonce: .exact(fromHeader: .limitedLoginNonce)) { app in
             let game = try TestTokens.token { $0["aud"] = .string(TestTokens.gameApp) }
-            try await app.test(.GET, "verify-here", headers: headers(bearer: game, nonce: TestTokens.nonce)) { res in
+            try await app.test(.GET, "verify-here", headers: headers(bearer: game, nonce: TestTokens.nonce)) { res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, "user 1029384756 app 2222222222")
             }
-            try await app.test(.GET, "verify-here", headers: headers(bearer: game)) { res in
+            try await app.test(.GET, "verify-here", headers: headers(bearer: game)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.reason, "the X-Limited-Login-Nonce header is required: it carries the login's nonce")
             }
-            try await app.test(.GET, "verify-here") { res in
+            try await app.test(.GET, "verify-here") { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.reason, LimitedLoginAuthenticationError.missingToken.description)
             }
@@ -30,11 +30,11 @@ final class RequestHelperTests: XCTestCase {
                 return try await req.limitedLogin.verify(token, nonce: .exact("form-nonce")).appID
             }
             let token = try TestTokens.token { $0["nonce"] = "form-nonce" }
-            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": token], as: .urlEncodedForm) }) { res in
+            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": token], as: .urlEncodedForm) }) { res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, TestTokens.iosApp)
             }
-            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": try TestTokens.token()], as: .urlEncodedForm) }) { res in
+            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": try TestTokens.token()], as: .urlEncodedForm) }) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.reason, TokenVerificationError.nonceMismatch.description)
             }
@@ -48,7 +48,7 @@ final class RequestHelperTests: XCTestCase {
                 XCTAssertEqual(error as? LimitedLoginAuthenticationError, .notConfigured)
             }
             app.get("verify-here") { req -> String in try await req.limitedLogin.verify().userID }
-            try await app.test(.GET, "verify-here", headers: headers(bearer: try TestTokens.token())) { res in
+            try await app.test(.GET, "verify-here", headers: headers(bearer: try TestTokens.token())) { res async in
                 XCTAssertEqual(res.status, .internalServerError)
                 XCTAssertEqual(res.reason, LimitedLoginAuthenticationError.notConfigured.description)
             }
