@@ -25,7 +25,8 @@ func withApplication(
     do {
         let verifier = TokenVerifier(
             configuration: try VerifierConfiguration(appIDs: [TestTokens.iosApp, TestTokens.gameApp], allowedIssuers: [TestTokens.issuer]),
-            keys: RemoteKeySet(url: keySetURL ?? keys.keySetURL)
+            // A short timeout: the HTTP client retries a refused connection until the request's deadline.
+            keys: RemoteKeySet(url: keySetURL ?? keys.keySetURL, policy: .init(requestTimeout: 1))
         )
         app.limitedLogin.use(verifier: verifier, nonce: nonce)
         let authenticated = app.grouped(try app.limitedLogin.authenticator())
