@@ -9,7 +9,10 @@ import LimitedLoginVerifier
 ///
 ///     swift run limited-login serve &
 ///     swift run limited-login-example-server --app-id 1000000000000001 --provider http://127.0.0.1:8080
-///     curl -H "Authorization: Bearer $ID_TOKEN" http://127.0.0.1:8081/me
+///     curl -H "Authorization: Bearer $ID_TOKEN" -H "X-Limited-Login-Nonce: $RAW_NONCE" http://127.0.0.1:8081/me
+///
+/// The app logs in with the SHA-256 hex of a raw nonce it keeps, and sends the raw nonce along with the
+/// token: whoever holds only the token (which carries the hash) cannot produce it.
 @main
 struct ProfileServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +43,9 @@ struct ProfileServer: AsyncParsableCommand {
         let router = Router(context: BasicLimitedLoginRequestContext.self)
         router.get("/health") { _, _ in "ok" }
         router.group()
-            .add(middleware: LimitedLoginAuthenticator<BasicLimitedLoginRequestContext>(verifier: verifier))
+            .add(middleware: LimitedLoginAuthenticator<BasicLimitedLoginRequestContext>(
+                verifier: verifier, nonce: .sha256OfRawNonce(fromHeader: .limitedLoginNonce)
+            ))
             .get("/me") { _, context -> Response in
                 guard let identity = context.limitedLoginIdentity else { return Response(status: .unauthorized) }
                 let body = try JSONEncoder().encode(MeResponse(identity.profile))

@@ -12,11 +12,15 @@ import NIOCore
 public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: RouterMiddleware {
     public let verifier: TokenVerifier
     public let isRequired: Bool
-    /// The nonce policy for a request. The app's server sees the nonce only if the app sends it along
-    /// (and should then check it); the default does not check it.
-    public let nonce: @Sendable (Request) -> NonceCheck
+    /// How the nonce a request's token must carry is found; chosen by the caller, never defaulted.
+    public let nonce: LimitedLoginNoncePolicy<Context>
 
-    public init(verifier: TokenVerifier, isRequired: Bool = true, nonce: @escaping @Sendable (Request) -> NonceCheck = { _ in .notChecked }) {
+    /// - Parameters:
+    ///   - verifier: the verifier, kept for the life of the server (it holds the key-set cache).
+    ///   - nonce: the nonce policy; write `.notChecked` out to skip the nonce.
+    ///   - isRequired: whether a request without an `Authorization` header is refused (else it passes
+    ///     through with no identity).
+    public init(verifier: TokenVerifier, nonce: LimitedLoginNoncePolicy<Context>, isRequired: Bool = true) {
         self.verifier = verifier
         self.isRequired = isRequired
         self.nonce = nonce
@@ -35,9 +39,12 @@ public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: Ro
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, !parts[1].contains(" ") else {
             return Self.refusal(error: "invalid_request", description: "the Authorization header must be \"Bearer <ID token>\"", includeError: true)
         }
+        guard let nonceCheck = try await nonce.check(request, context) else {
+            return Self.refusal(error: "invalid_request", description: nonce.missingDescription, includeError: true)
+        }
         let verified: VerifiedIDToken
         do {
-            verified = try await verifier.verify(String(parts[1]), nonce: nonce(request))
+            verified = try await verifier.verify(String(parts[1]), nonce: nonceCheck)
         } catch {
             return Self.refusal(error: "invalid_token", description: error.description, code: error.code, includeError: true)
         }

@@ -5,6 +5,8 @@ import LimitedLoginVerifier
 public struct LimitedLoginIdentity: Sendable {
     /// The app-scoped user ID (`sub`).
     public var userID: String { token.claims.sub }
+    /// The app the token was for: one of the verifier's app IDs.
+    public var appID: String { token.appID }
     /// The verified claims.
     public var claims: AuthenticationTokenClaims { token.claims }
     /// The profile the claims describe.

@@ -28,7 +28,10 @@ public enum TokenVerificationError: Error, Equatable, Sendable, CustomStringConv
     case invalidClaimType(String, expected: String)
     case emptyClaim(String)
     case issuerNotAllowed(String)
+    /// `aud` is not the app ID of a verifier for one app.
     case audienceMismatch(expected: String, actual: String)
+    /// `aud` is none of the app IDs of a verifier for several apps (`allowed`, in the configured order).
+    case audienceNotAllowed(actual: String, allowed: [String])
     case expired(expiredAt: Date, now: Date)
     case issuedInFuture(issuedAt: Date, now: Date)
     case issuedTooLongAgo(issuedAt: Date, maximumAge: TimeInterval)
@@ -80,6 +83,9 @@ public enum TokenVerificationError: Error, Equatable, Sendable, CustomStringConv
             return "issuer \"\(issuer)\" is not one of the allowed issuers"
         case .audienceMismatch(let expected, let actual):
             return "the token is for app \"\(actual)\", not \"\(expected)\""
+        case .audienceNotAllowed(let actual, let allowed):
+            let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "the token is for app \"\(actual)\", not one of \(list)"
         case .expired(let expiredAt, let now):
             return "the token expired at \(Self.format(expiredAt)) (now \(Self.format(now)))"
         case .issuedInFuture(let issuedAt, let now):
@@ -136,6 +142,7 @@ extension TokenVerificationError {
         case .emptyClaim: return "empty_claim"
         case .issuerNotAllowed: return "issuer_not_allowed"
         case .audienceMismatch: return "audience_mismatch"
+        case .audienceNotAllowed: return "audience_not_allowed"
         case .expired: return "expired"
         case .issuedInFuture: return "issued_in_future"
         case .issuedTooLongAgo: return "issued_too_long_ago"

@@ -8,12 +8,15 @@ public struct VerifiedIDToken: Sendable {
     private let jws: CompactJWS
     /// The `kid` of the key that signed it.
     public let keyID: String
+    /// The app it is for: the one of the verifier's ``VerifierConfiguration/appIDs`` that `aud` equals.
+    public let appID: String
     /// The Limited Login claims.
     public let claims: AuthenticationTokenClaims
 
-    init(jws: CompactJWS, keyID: String, claims: AuthenticationTokenClaims) {
+    init(jws: CompactJWS, keyID: String, appID: String, claims: AuthenticationTokenClaims) {
         self.jws = jws
         self.keyID = keyID
+        self.appID = appID
         self.claims = claims
     }
 
@@ -82,11 +85,11 @@ public struct TokenVerifier: Sendable {
             }
         }
         guard jws.isSigned(by: key) else { throw .invalidSignature }
-        let claims = try checkClaims(jws.payloadDocument, nonce: nonce)
+        let (claims, appID) = try checkClaims(jws.payloadDocument, nonce: nonce)
         if rememberedKeyID == nil {
             headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
         }
-        return VerifiedIDToken(jws: jws, keyID: keyID, claims: claims)
+        return VerifiedIDToken(jws: jws, keyID: keyID, appID: appID, claims: claims)
     }
 
     /// Checks the header and returns the `kid`.
@@ -122,7 +125,10 @@ public struct TokenVerifier: Sendable {
         return keyID
     }
 
-    private func checkClaims(_ payload: JSONDocument, nonce: NonceCheck) throws(TokenVerificationError) -> AuthenticationTokenClaims {
+    /// Checks the claims and returns them with the app ID `aud` matched.
+    private func checkClaims(
+        _ payload: JSONDocument, nonce: NonceCheck
+    ) throws(TokenVerificationError) -> (AuthenticationTokenClaims, appID: String) {
         let claims: AuthenticationTokenClaims
         do {
             claims = try AuthenticationTokenClaims(document: payload)
@@ -136,8 +142,11 @@ public struct TokenVerifier: Sendable {
         // Byte-exact, where the values lie in the payload: Swift's == would let a canonically equivalent
         // spelling through.
         guard claims.issuer(isOneOf: configuration.allowedIssuers) else { throw .issuerNotAllowed(claims.iss) }
-        guard claims.audience(is: configuration.appID) else {
-            throw .audienceMismatch(expected: configuration.appID, actual: claims.aud)
+        let appIDs = configuration.appIDs
+        // Byte for byte against each (a handful at most): a Set lookup would use Swift's ==.
+        guard let appID = appIDs.first(where: { claims.audience(is: $0) }) else {
+            if appIDs.count == 1 { throw .audienceMismatch(expected: appIDs[0], actual: claims.aud) }
+            throw .audienceNotAllowed(actual: claims.aud, allowed: appIDs)
         }
         let now = clock.now
         let leeway = configuration.leeway
@@ -151,7 +160,7 @@ public struct TokenVerifier: Sendable {
         // a token that is expired, or from the future, is reported as such.
         guard claims.exp > claims.iat else { throw .expiresNotAfterIssued(expiresAt: claims.exp, issuedAt: claims.iat) }
         if let expected = nonce.expectedValue, !claims.nonce(matches: expected) { throw .nonceMismatch }
-        return claims
+        return (claims, appID)
     }
 }
 
@@ -164,6 +173,20 @@ extension TokenVerifier {
     ) -> TokenVerifier {
         TokenVerifier(
             configuration: .facebook(appID: appID),
+            keys: RemoteKeySet(url: VerifierConfiguration.facebookKeySetURL, policy: policy, clock: clock),
+            clock: clock
+        )
+    }
+
+    /// A verifier for tokens from the real service for any of these apps; throws when `appIDs` is empty
+    /// or holds an empty string.
+    public static func facebook(
+        appIDs: some Sequence<String>,
+        policy: RemoteKeySet.Policy = .init(),
+        clock: any VerifierClock = SystemClock()
+    ) throws(VerifierConfigurationError) -> TokenVerifier {
+        TokenVerifier(
+            configuration: try .facebook(appIDs: appIDs),
             keys: RemoteKeySet(url: VerifierConfiguration.facebookKeySetURL, policy: policy, clock: clock),
             clock: clock
         )
@@ -183,6 +206,26 @@ extension TokenVerifier {
         }
         return TokenVerifier(
             configuration: VerifierConfiguration(appID: appID, allowedIssuers: [discovery.issuer]),
+            keys: RemoteKeySet(url: discovery.keySetURL, policy: policy, clock: clock),
+            clock: clock
+        )
+    }
+
+    /// A verifier for tokens from an OpenID provider, whose discovery document the caller has read
+    /// (``ProviderDiscovery/fetch(_:timeout:)``), for any of these apps.
+    ///
+    /// Throws when `appIDs` is empty or holds an empty string, or the key set is not on https (or loopback).
+    public static func provider(
+        discovery: ProviderDiscovery,
+        appIDs: some Sequence<String>,
+        policy: RemoteKeySet.Policy = .init(),
+        clock: any VerifierClock = SystemClock()
+    ) throws(VerifierConfigurationError) -> TokenVerifier {
+        guard DocumentFetcher.isAcceptable(discovery.keySetURL) else {
+            throw .insecureKeySetURL(discovery.keySetURL.absoluteString)
+        }
+        return TokenVerifier(
+            configuration: try VerifierConfiguration(appIDs: appIDs, allowedIssuers: [discovery.issuer]),
             keys: RemoteKeySet(url: discovery.keySetURL, policy: policy, clock: clock),
             clock: clock
         )

@@ -2,8 +2,17 @@ import Foundation
 
 /// What a valid token must say, and the tolerances allowed.
 public struct VerifierConfiguration: Sendable, Equatable {
-    /// The app ID that `aud` must equal.
-    public var appID: String
+    /// The app IDs a token may be for: its `aud` must equal one of them, byte for byte. Never empty, in the
+    /// order given, without repeats. A backend that serves several apps (an iOS app and a game, say) lists
+    /// each; the verified token says which one it was for (``VerifiedIDToken/appID``).
+    public private(set) var appIDs: [String]
+
+    /// The app ID, for a verifier of one app: the first of ``appIDs``. Setting it makes the verifier accept
+    /// tokens for that app only.
+    public var appID: String {
+        get { appIDs[0] }
+        set { appIDs = [newValue] }
+    }
     /// The exact issuers accepted; never matched by prefix or suffix.
     public var allowedIssuers: Set<String>
     /// Clock skew allowed on `exp` and `iat`, in seconds.
@@ -23,12 +32,44 @@ public struct VerifierConfiguration: Sendable, Equatable {
         maximumTokenSize: Int = 16 * 1024,
         maximumKeyIDLength: Int = 256
     ) {
-        self.appID = appID
+        self.appIDs = [appID]
         self.allowedIssuers = allowedIssuers
         self.leeway = leeway
         self.maximumTokenAge = maximumTokenAge
         self.maximumTokenSize = maximumTokenSize
         self.maximumKeyIDLength = maximumKeyIDLength
+    }
+
+    /// Tokens for any of several apps: `aud` must equal one of `appIDs`.
+    ///
+    /// Throws when `appIDs` is empty or holds an empty string; repeats are dropped (compared byte for byte).
+    public init(
+        appIDs: some Sequence<String>,
+        allowedIssuers: Set<String>,
+        leeway: TimeInterval = 60,
+        maximumTokenAge: TimeInterval = 3600,
+        maximumTokenSize: Int = 16 * 1024,
+        maximumKeyIDLength: Int = 256
+    ) throws(VerifierConfigurationError) {
+        self.init(
+            appID: "", allowedIssuers: allowedIssuers, leeway: leeway, maximumTokenAge: maximumTokenAge,
+            maximumTokenSize: maximumTokenSize, maximumKeyIDLength: maximumKeyIDLength
+        )
+        try replaceAppIDs(with: appIDs)
+    }
+
+    /// Accepts tokens for these apps from now on, in place of the ones before.
+    ///
+    /// Throws, and changes nothing, when `appIDs` is empty or holds an empty string.
+    public mutating func replaceAppIDs(with appIDs: some Sequence<String>) throws(VerifierConfigurationError) {
+        var unique: [String] = []
+        for appID in appIDs {
+            guard !appID.isEmpty else { throw .emptyAppID }
+            // Byte for byte, as `aud` is compared: Swift's == would merge canonically equivalent spellings.
+            if !unique.contains(where: { $0.utf8.elementsEqual(appID.utf8) }) { unique.append(appID) }
+        }
+        guard !unique.isEmpty else { throw .noAppIDs }
+        self.appIDs = unique
     }
 
     /// The issuers real Limited Login tokens carry.
@@ -47,5 +88,10 @@ public struct VerifierConfiguration: Sendable, Equatable {
     /// Tokens from the real service for this app.
     public static func facebook(appID: String) -> VerifierConfiguration {
         VerifierConfiguration(appID: appID, allowedIssuers: facebookIssuers)
+    }
+
+    /// Tokens from the real service for any of these apps.
+    public static func facebook(appIDs: some Sequence<String>) throws(VerifierConfigurationError) -> VerifierConfiguration {
+        try VerifierConfiguration(appIDs: appIDs, allowedIssuers: facebookIssuers)
     }
 }

@@ -18,8 +18,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: "The ID token. Leave out, or use '-', to read it from standard input.")
     var token: String?
 
-    @Option(name: .customLong("app-id"), help: "The app ID the token must be for (its 'aud').")
-    var appID: String
+    @Option(name: .customLong("app-id"), help: "An app ID the token may be for (its 'aud'); repeat for a backend of several apps.")
+    var appIDs: [String]
 
     @Option(help: "The nonce the token must carry, exactly.")
     var nonce: String?
@@ -61,6 +61,9 @@ struct VerifyCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be an absolute URL, got \"\(value)\"")
             }
         }
+        do { _ = try VerifierConfiguration(appIDs: appIDs, allowedIssuers: []) } catch {
+            throw ValidationError("--app-id: \(error.description)")
+        }
         if !leeway.isFinite || leeway < 0 { throw ValidationError("--leeway must be a number of seconds >= 0") }
         if !maxAge.isFinite || maxAge <= 0 { throw ValidationError("--max-age must be a number of seconds > 0") }
     }
@@ -71,6 +74,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let nonceCheck: NonceCheck
         if let nonce { nonceCheck = .exact(nonce) } else if let rawNonce { nonceCheck = .sha256OfRawNonce(rawNonce) } else { nonceCheck = .notChecked }
 
+        // The first app ID builds the verifier as before; all of them are set on its configuration below.
+        let appID = appIDs[0]
         var verifier: TokenVerifier
         if let discoveryURL, let url = URL(string: discoveryURL) {
             do {
@@ -87,6 +92,7 @@ struct VerifyCommand: AsyncParsableCommand {
             verifier = .facebook(appID: appID)
         }
         var configuration = verifier.configuration
+        do { try configuration.replaceAppIDs(with: appIDs) } catch { throw ValidationError("--app-id: \(error.description)") }
         if !issuers.isEmpty { configuration.allowedIssuers = Set(issuers) }
         configuration.leeway = leeway
         configuration.maximumTokenAge = maxAge
@@ -96,11 +102,12 @@ struct VerifyCommand: AsyncParsableCommand {
             let verified = try await verifier.verify(tokenText, nonce: nonceCheck)
             if json {
                 let output: JSONValue = [
-                    "valid": true, "header": .object(verified.header), "claims": .object(verified.payload),
+                    "valid": true, "app_id": .string(verified.appID), "header": .object(verified.header),
+                    "claims": .object(verified.payload),
                 ]
                 printLine(JSONSerializer.prettyPrinted(output))
             } else {
-                printLine("valid: signed by key \"\(verified.keyID)\", issued by \(verified.claims.iss) for app \(verified.claims.aud) to \(verified.claims.sub)")
+                printLine("valid: signed by key \"\(verified.keyID)\", issued by \(verified.claims.iss) for app \(verified.appID) to \(verified.claims.sub)")
                 printLine(JSONSerializer.prettyPrinted(.object(verified.payload)))
             }
         } catch {

@@ -2,6 +2,7 @@ import Foundation
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
+import LimitedLoginVerifier
 import NIOHTTP1
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// against `limited-login serve`, with a token the SDK got through the real dialog.
 @Suite("Example server")
 struct ExampleServerTests {
-    @Test("accepts the SDK's ID token and answers the profile; refuses a forged one and a missing one")
+    @Test("accepts the SDK's ID token with its raw nonce and answers the profile; refuses a forged one, a missing one, and one without the raw nonce")
     func acceptsSDKTokenRejectsForgery() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,7 +21,9 @@ struct ExampleServerTests {
         let session = LoginSession(store: nil)
         let presenter = ScriptedPresenter(person: ScriptedPerson(signIn: .credentials(email: "alice@example.com", password: "password")))
         let manager = LoginManager(appID: LoginCommandTests.demoApp, endpoints: .provider(providerURL), presenter: presenter, session: session)
-        let configuration = try #require(LoginConfiguration(permissions: ["email"], tracking: .limited))
+        // The Firebase convention the example checks: the login carries the SHA-256 hex of a raw nonce.
+        let rawNonce = "raw-\(UUID().uuidString)"
+        let configuration = try #require(LoginConfiguration(permissions: ["email"], tracking: .limited, nonce: NonceCheck.sha256Hex(rawNonce)))
         let result = try await manager.logIn(configuration: configuration)
         let token = try #require(result.authenticationToken?.tokenString)
         let userID = try #require(session.profile?.userID)
@@ -34,7 +37,7 @@ struct ExampleServerTests {
             output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
         }
 
-        let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)")])
+        let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", rawNonce)])
         #expect(accepted.status == 200, "\(accepted.body)")
         guard case .object(let me) = try StrictJSONParser().parse(Array(accepted.body.utf8)) else { Issue.record("not JSON"); return }
         #expect(me["id"]?.stringValue == userID)
@@ -44,10 +47,20 @@ struct ExampleServerTests {
         var segments = token.split(separator: ".").map(String.init)
         let payload = String(decoding: try Base64URL.decode(segments[1]), as: UTF8.self)
         segments[1] = Base64URL.encode(Array(payload.replacingOccurrences(of: userID, with: "1").utf8))
-        let forged = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(segments.joined(separator: "."))")])
+        let forged = try await HTTPExchange.send(
+            base + "/me", headers: [("Authorization", "Bearer \(segments.joined(separator: "."))"), ("X-Limited-Login-Nonce", rawNonce)]
+        )
         #expect(forged.status == 401)
         #expect(forged.header("WWW-Authenticate") == #"Bearer realm="limited-login", error="invalid_token""#)
         #expect(forged.body.contains(#""reason":"invalid_signature""#))
+
+        let withoutNonce = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)")])
+        #expect(withoutNonce.status == 401)
+        #expect(withoutNonce.header("WWW-Authenticate") == #"Bearer realm="limited-login", error="invalid_request""#)
+        #expect(withoutNonce.body.contains("the X-Limited-Login-Nonce header is required: it carries the login's raw nonce"), "\(withoutNonce.body)")
+        let wrongNonce = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", "guessed")])
+        #expect(wrongNonce.status == 401)
+        #expect(wrongNonce.body.contains(#""reason":"nonce_mismatch""#), "\(wrongNonce.body)")
 
         let missing = try await HTTPExchange.send(base + "/me")
         #expect(missing.status == 401)

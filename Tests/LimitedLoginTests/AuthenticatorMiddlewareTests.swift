@@ -12,24 +12,31 @@ import Testing
 struct AuthenticatorMiddlewareTests {
     let factory = TokenFactory()
 
-    func router(required: Bool = true) -> Router<BasicLimitedLoginRequestContext> {
+    /// The middleware over the factory's key and clock, checking the nonce against `X-Limited-Login-Nonce`.
+    func router(
+        required: Bool = true,
+        nonce: LimitedLoginNoncePolicy<BasicLimitedLoginRequestContext> = .exact(fromHeader: .limitedLoginNonce)
+    ) -> Router<BasicLimitedLoginRequestContext> {
         let clock = ManualClock(factory.now)
         let verifier = TokenVerifier(
             configuration: VerifierConfiguration(appID: factory.appID, allowedIssuers: [factory.issuer]),
             keys: StaticKeySet(TestKeys.keySet([(factory.keyID, factory.key)])), clock: clock
         )
         let router = Router(context: BasicLimitedLoginRequestContext.self)
-        router.add(middleware: LimitedLoginAuthenticator(verifier: verifier, isRequired: required))
+        router.add(middleware: LimitedLoginAuthenticator(verifier: verifier, nonce: nonce, isRequired: required))
         router.get("/whoami") { _, context -> String in
             context.limitedLoginIdentity.map { "user \($0.userID) \($0.profile.name ?? "")" } ?? "anonymous"
         }
         return router
     }
 
-    func get(_ router: Router<BasicLimitedLoginRequestContext>, authorization: String?) async throws -> (HTTPResponse.Status, String, String?) {
+    func get(
+        _ router: Router<BasicLimitedLoginRequestContext>, authorization: String?, nonce: String? = "nonce-7f3a"
+    ) async throws -> (HTTPResponse.Status, String, String?) {
         try await Application(router: router).test(.router) { client in
             var headers: HTTPFields = [:]
             if let authorization { headers[.authorization] = authorization }
+            if let nonce { headers[.limitedLoginNonce] = nonce }
             let response = try await client.execute(uri: "/whoami", method: .get, headers: headers)
             return (response.status, String(buffer: response.body), response.headers[.wwwAuthenticate])
         }
