@@ -31,6 +31,7 @@ struct NativeError: Error, Equatable, Sendable {
         case providerUnavailable = "provider_unavailable"
         case codeExchangeFailed = "code_exchange_failed"
         case presentationFailed = "presentation_failed"
+        case dialogUnreachable = "dialog_unreachable"
         case timedOut = "timed_out"
     }
 
@@ -71,6 +72,7 @@ extension NativeError {
         case .providerUnavailable: code = .providerUnavailable
         case .codeExchangeFailed: code = .codeExchangeFailed
         case .presentationFailed: code = .presentationFailed
+        case .dialogUnreachable: code = .dialogUnreachable
         case .timedOut: code = .timedOut
         case .notSaved: code = .notSaved
         }

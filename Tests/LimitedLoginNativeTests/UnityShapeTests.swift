@@ -93,7 +93,8 @@ struct UnityShapeTests {
             (.dialogFailed(code: "404", message: "m"), "dialog_failed"), (.invalidIDToken(.nonceMismatch), "invalid_id_token"),
             (.accessTokenHashMismatch, "access_token_hash_mismatch"), (.malformedCallback("m"), "malformed_callback"),
             (.providerUnavailable("m"), "provider_unavailable"), (.codeExchangeFailed("m"), "code_exchange_failed"),
-            (.presentationFailed("m"), "presentation_failed"), (.timedOut(seconds: 1), "timed_out"),
+            (.presentationFailed("m"), "presentation_failed"), (.dialogUnreachable(origin: "http://127.0.0.1:1", reason: "connection refused"), "dialog_unreachable"),
+            (.timedOut(seconds: 1), "timed_out"),
             (.notSaved(.unwritable(path: "/p", reason: "r")), "not_saved"),
           ])
     func loginErrorCodes(_ error: LoginError, _ code: String) {
