@@ -73,7 +73,7 @@ struct SignInPickerTests {
                 body: ByteBuffer(string: #"{"first_name":"No","last_name":"Way","email":"no@example.com","pickable":false}"#)
             )
             #expect(nobody.status == .badRequest)
-            #expect(String(buffer: nobody.body).contains("user no@example.com has no password and is not pickable, so nobody could sign in as them"))
+            #expect(String(buffer: nobody.body) == #"{"error":{"message":"User no@example.com has no password and is not pickable, so nobody could sign in as them."}}"#)
 
             let browser = DialogBrowser(client: client)
             let page = try await browser.get(dialogPath())
