@@ -15,7 +15,7 @@ import time
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -163,9 +163,12 @@ def test_wrong_password_in_a_real_browser(provider, browser):
     browser.find_element(By.ID, "email").send_keys("alice@example.com")
     browser.find_element(By.ID, "pass").send_keys("not-the-password")
     browser.find_element(By.ID, "login-button").click()
-    # Found afresh on each try: an element found while the answer page is still loading can go stale.
+    # Found afresh on each try. While Chromium swaps the sign-in page for the answer, a look can find nothing,
+    # find an element that goes stale, or fail in chromedriver ("unhandled inspector error: Cannot find context
+    # with specified id", seen once in a full run): each of those is a WebDriverException, and the wait looks
+    # again; only the message itself, within 20 s, passes.
     expected = "The email or password you entered is incorrect."
-    WebDriverWait(browser, 20, ignored_exceptions=[NoSuchElementException, StaleElementReferenceException]).until(
+    WebDriverWait(browser, 20, ignored_exceptions=[WebDriverException]).until(
         lambda d: d.find_element(By.ID, "error-message").text == expected
     )
     shot(browser, "8-wrong-password")
