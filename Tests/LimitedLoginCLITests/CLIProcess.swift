@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginTestSupport
 
 /// Runs the built `limited-login` binary as a user would, capturing what it prints.
 struct CLIProcess {
@@ -22,18 +23,11 @@ struct CLIProcess {
     /// The test process's LIMITED_LOGIN_* variables, read once: the command does not inherit them.
     private static let unset = ProcessInfo.processInfo.environment.keys.filter { $0.hasPrefix("LIMITED_LOGIN_") }.sorted()
 
-    /// Runs the binary off the cooperative thread pool: waiting on a child process there would starve
-    /// the loopback servers the same test relies on.
+    /// Runs the binary on a thread of its own: waiting on a child process on the cooperative pool would
+    /// starve the loopback servers the same test relies on, and on Dispatch's global queues (as wide as
+    /// the machine's cores) it would hold up everything else queued there while many commands run at once.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    continuation.resume(returning: try runBlocking(arguments, input: input, environment: environment))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await onOwnThread { try runBlocking(arguments, input: input, environment: environment) }
     }
 
     private static func runBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws -> Result {
@@ -53,8 +47,11 @@ struct CLIProcess {
         try stdin.fileHandleForWriting.close()
         // Read standard error on another thread so neither full pipe can stall the child.
         nonisolated(unsafe) var errorData = Data()
-        let reading = DispatchGroup()
-        DispatchQueue.global().async(group: reading) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let reading = DispatchSemaphore(value: 0)
+        Thread {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            reading.signal()
+        }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         reading.wait()
         process.waitUntilExit()
@@ -68,6 +65,10 @@ struct CLIProcess {
 
 /// Starts test processes one at a time: Foundation's `Process.run` on Linux has crashed (a bad memcpy)
 /// when several threads launched processes at once.
+///
+/// Async callers use `start(_:)`: launches wait for each other, and under the load of the whole suite a
+/// wait can be seconds; on the cooperative pool's two threads it would stall every server in this process
+/// (seen in a fresh clone's run: in-process key-set servers that did not answer within 10 s).
 enum ProcessLaunch {
     private static let lock = NSLock()
 
@@ -75,5 +76,17 @@ enum ProcessLaunch {
         lock.lock()
         defer { lock.unlock() }
         try process.run()
+    }
+
+    /// `run(_:)` on a thread of its own, off the cooperative pool.
+    static func start(_ process: Process) async throws {
+        let launched = LaunchedProcess(process: process)
+        try await onOwnThread { try run(launched.process) }
+    }
+
+    /// A process handed to the launching thread: `Process` is not `Sendable`, and only that thread uses it
+    /// until the launch returns.
+    private struct LaunchedProcess: @unchecked Sendable {
+        let process: Process
     }
 }

@@ -28,7 +28,7 @@ struct ExampleServerTests {
         let token = try #require(result.authenticationToken?.tokenString)
         let userID = try #require(session.profile?.userID)
 
-        let server = try RunningCommand(
+        let server = try await RunningCommand(
             ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
             executable: "limited-login-example-server"
         )

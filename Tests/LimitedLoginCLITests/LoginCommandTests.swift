@@ -50,7 +50,7 @@ struct LoginCommandTests {
         defer { Task { await server.stop() } }
         let state = directory.appendingPathComponent("state/session.json").path
 
-        let login = try RunningCommand([
+        let login = try await RunningCommand([
             "login", "--app-id", Self.demoApp, "--provider", server.baseURL, "--tracking", "limited",
             "--permissions", "email,user_friends,user_birthday", "--no-browser", "--state-file", state, "--json",
         ])
@@ -98,7 +98,7 @@ struct LoginCommandTests {
         defer { Task { await server.stop() } }
         let state = directory.appendingPathComponent("session.json").path
 
-        let cancelled = try RunningCommand([
+        let cancelled = try await RunningCommand([
             "login", "--app-id", Self.demoApp, "--provider", server.baseURL, "--no-browser", "--state-file", state,
         ])
         _ = try await actAsBrowser(for: cancelled, person: ScriptedPerson(signIn: Self.demoAlice, decision: .cancel))
@@ -106,7 +106,7 @@ struct LoginCommandTests {
         #expect(cancelled.error.hasSuffix("the login was cancelled in the dialog; nothing was saved\n"))
         #expect(!FileManager.default.fileExists(atPath: state))
 
-        let login = try RunningCommand([
+        let login = try await RunningCommand([
             "login", "--app-id", Self.demoApp, "--provider", server.baseURL, "--permissions", "email", "--no-browser", "--state-file", state,
         ])
         _ = try await actAsBrowser(for: login, person: ScriptedPerson(signIn: Self.demoAlice))
@@ -142,7 +142,7 @@ struct LoginCommandTests {
         let directory = try folder()
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: directory)
         let state = directory.appendingPathComponent("session.json").path
-        let login = try RunningCommand([
+        let login = try await RunningCommand([
             "login", "--app-id", "1000000000000001", "--provider", server.baseURL, "--no-browser", "--timeout", "1", "--state-file", state,
         ])
         let status = try await login.waitForExit()

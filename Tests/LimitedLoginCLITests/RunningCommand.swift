@@ -15,7 +15,7 @@ final class RunningCommand: @unchecked Sendable {
     private let standardError = ServerProcess.OutputBuffer()
 
     /// Starts `executable` (a product beside `limited-login`) with `arguments` and extra environment.
-    init(_ arguments: [String], executable: String = "limited-login", environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], executable: String = "limited-login", environment: [String: String] = [:]) async throws {
         process = Process()
         // Extra variables through env(1): setting Process.environment crashed Foundation's Process.run.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -28,7 +28,7 @@ final class RunningCommand: @unchecked Sendable {
         let (out, err) = (standardOutput, standardError)
         output.fileHandleForReading.readabilityHandler = { out.append(String(decoding: $0.availableData, as: UTF8.self)) }
         error.fileHandleForReading.readabilityHandler = { err.append(String(decoding: $0.availableData, as: UTF8.self)) }
-        try ProcessLaunch.run(process)
+        try await ProcessLaunch.start(process)
     }
 
     var output: String { standardOutput.value }

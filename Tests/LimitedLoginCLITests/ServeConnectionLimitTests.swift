@@ -103,7 +103,7 @@ struct ServeConnectionLimitTests {
             process.standardOutput = output
             process.standardError = output
             output.fileHandleForReading.readabilityHandler = { printed.append(String(decoding: $0.availableData, as: UTF8.self)) }
-            try ProcessLaunch.run(process)
+            try await ProcessLaunch.start(process)
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             for _ in 0..<300 where !printed.value.contains("(Ctrl-C stops)") && process.isRunning {
                 try await Task.sleep(for: .milliseconds(100))

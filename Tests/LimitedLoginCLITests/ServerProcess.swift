@@ -48,7 +48,7 @@ final class ServerProcess: @unchecked Sendable {
         output.fileHandleForReading.readabilityHandler = { handle in
             printed.append(String(decoding: handle.availableData, as: UTF8.self))
         }
-        try ProcessLaunch.run(process)
+        try await ProcessLaunch.start(process)
         for _ in 0..<300 {
             let text = printed.value
             if text.contains("(Ctrl-C stops)"),
