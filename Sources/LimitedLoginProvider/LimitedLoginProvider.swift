@@ -80,6 +80,7 @@ public struct LimitedLoginProvider: Sendable {
         router.add(middleware: ProviderClockMiddleware(clock: services.clock))
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
+        router.add(middleware: MissingPageMiddleware(services: services))
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)

@@ -109,8 +109,14 @@ struct DialogController: Sendable {
             return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: nil, afterPost: true)
         case "cancel"?:
             return try responder.respondCancelled(dialog.target, afterPost: true)
+        case "switch"?:
+            // "Not you?": this browser's session ends, and the same dialog request starts again at sign-in.
+            try await services.store.deleteSession(secret: session)
+            var response = Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
+            response.setCookie(BrowserCookies.make(name: BrowserCookies.session, value: "", maxAge: 0, secure: services.urls.isSecure))
+            return response
         default:
-            return try errorPage(.badRequest("The consent form needs action=continue or action=cancel."))
+            return try errorPage(.badRequest("The consent form needs action=continue, action=cancel or action=switch."))
         }
     }
 

@@ -13,7 +13,7 @@ struct HomeController: Sendable {
         let apps = try await services.store.apps().map { app -> [String: String] in
             ["id": app.id, "name": app.name, "limitedDialogURL": urls.limitedDialogURL(appID: app.id)]
         }
-        let users = try await services.store.users().map { ["name": $0.fullName, "email": $0.email] }
+        let users = try await services.store.users().map { ["name": $0.fullName, "email": $0.email, "id": $0.id] }
         let html = try services.pages.render(.home, [
             "title": "limited-login provider",
             "baseURL": urls.baseURL, "issuer": urls.issuer, "discoveryURL": urls.discoveryURL,

@@ -17,6 +17,15 @@ enum Responses {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// Plain text (a short answer for a client that is not a browser).
+    static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
     /// A JSON document.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
         jsonBytes(JSONSerializer.serialize(value), status: status, cacheControl: cacheControl)

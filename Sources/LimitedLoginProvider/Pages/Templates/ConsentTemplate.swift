@@ -1,5 +1,6 @@
 extension PageTemplates {
-    /// The consent page: the app, the mode, each permission in words; Continue or Cancel.
+    /// The consent page: the app, the mode, each permission in words; Continue or Cancel; and "Not you?",
+    /// which signs this browser out and goes back to sign-in for the same request.
     static let consent = """
     {{> head}}
     <main>
@@ -16,6 +17,7 @@ extension PageTemplates {
     </ul>
     <button type="submit" class="primary" name="action" value="continue" id="continue-button">Continue as {{{firstName}}}</button>
     <button type="submit" name="action" value="cancel" id="cancel-button">Cancel</button>
+    <p class="switch">Not {{{firstName}}}? <button type="submit" class="link" name="action" value="switch" id="switch-account-button">Switch account</button></p>
     </form>
     </main>
     </body>

@@ -20,9 +20,9 @@ extension PageTemplates {
     </table>
     <h2>Test users</h2>
     <table id="users">
-    <tr><th>Name</th><th>Email</th></tr>
+    <tr><th>Name</th><th>Email</th><th>ID</th></tr>
     {{#users}}
-    <tr><td>{{{name}}}</td><td>{{{email}}}</td></tr>
+    <tr><td>{{{name}}}</td><td>{{{email}}}</td><td><code>{{{id}}}</code></td></tr>
     {{/users}}
     </table>
     </main>
