@@ -16,10 +16,12 @@ enum DialogPreflight {
             throw .dialogUnreachable(origin: origin(of: url), reason: TransportFailure.reason(error))
         }
         guard answer.status >= 400 else { return }
-        let message = HTMLForm.text(ofElementWithID: "error-message", in: answer.text)
-            ?? HTMLForm.title(in: answer.text)
-            ?? "HTTP \(answer.status)"
-        throw .dialogFailed(code: String(answer.status), message: message)
+        throw .dialogFailed(code: String(answer.status), message: errorMessage(of: answer))
+    }
+
+    /// What an error page of the dialog says: its message, else its title, else the status.
+    static func errorMessage(of answer: SDKHTTPClient.Answer) -> String {
+        HTMLForm.text(ofElementWithID: "error-message", in: answer.text) ?? HTMLForm.title(in: answer.text) ?? "HTTP \(answer.status)"
     }
 
     /// `scheme://host[:port]` of `url`: where the provider is, without the long dialog query.

@@ -116,8 +116,7 @@ private struct ScriptedAttempt: AuthorizationAttempt {
             return (target, .POST, form.baseValues + extra)
         }
         if answer.status >= 400 || !forms.contains(where: { $0.id == "consent-form" || $0.id == "password-form" }) {
-            let message = HTMLForm.text(ofElementWithID: "error-message", in: html) ?? HTMLForm.title(in: html) ?? "HTTP \(answer.status)"
-            throw .dialogFailed(code: String(answer.status), message: message)
+            throw .dialogFailed(code: String(answer.status), message: DialogPreflight.errorMessage(of: answer))
         }
         if let consent = forms.first(where: { $0.id == "consent-form" }) {
             var form = consent

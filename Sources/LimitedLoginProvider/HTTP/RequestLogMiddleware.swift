@@ -41,6 +41,8 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant) {
         let level: Logger.Level = status >= 500 ? .error : (Self.quietPaths.contains(request.uri.path) ? .debug : .info)
+        // A polled path at debug is dropped at the default level: nothing to format for it.
+        guard logger.logLevel <= level else { return }
         let duration = Self.milliseconds(since: start)
         logger.log(
             level: level, "\(request.method) \(request.uri.path) \(status) \(duration) ms",
