@@ -9,11 +9,13 @@ struct StateExport: Sendable {
     let store: ProviderStore
 
     func fixtures(includingKeys: Bool) async throws -> ProviderFixtures {
-        let apps = try await store.apps().map { app in
+        // By ID, not by creation time: an import creates everything in the same second, so only an order that
+        // does not depend on when rows were made survives an export, an import and a second export.
+        let apps = try await store.apps().sorted { $0.id < $1.id }.map { app in
             ProviderFixtures.App(id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID)
         }
         var users: [ProviderFixtures.User] = []
-        for user in try await store.users() {
+        for user in try await store.users().sorted(by: { $0.id < $1.id }) {
             var entry = ProviderFixtures.User(
                 id: user.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
                 birthday: user.birthday, gender: user.gender, hometown: user.hometown.map { .init(id: $0.id, name: $0.name) },
