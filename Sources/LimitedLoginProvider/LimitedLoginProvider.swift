@@ -83,6 +83,7 @@ public struct LimitedLoginProvider: Sendable {
         router.add(middleware: MissingPageMiddleware(services: services))
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
+        StylesheetController().addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)
         MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
@@ -91,6 +92,7 @@ public struct LimitedLoginProvider: Sendable {
         CodeExchangeController(services: services).addRoutes(to: router)
         DemoCallbackController(services: services).addRoutes(to: router)
         AdminController(services: services, adminToken: adminToken).addRoutes(to: router)
+        ConsoleController(services: services, adminToken: adminToken).addRoutes(to: router)
         GraphController(services: services).addRoutes(to: router)
         return router
     }

@@ -13,6 +13,8 @@ final class ProviderServices: Sendable {
     let metrics: ProviderMetrics
     let clock: ProviderClock
     let scenarios: ScenarioQueue
+    /// The last logins completed here, for the console and `GET /_admin/logins`.
+    let recentLogins = RecentLogins()
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,

@@ -7,7 +7,7 @@ import Testing
 struct PageContrastTests {
     /// The declarations of the first rule whose selector is `selector`, e.g. `["background": "#1464d0"]`.
     static func rule(_ selector: String) throws -> [String: String] {
-        let css = PageTemplates.head
+        let css = "\n" + Stylesheet.css
         let start = try #require(css.range(of: "\n\(selector) {"), "no rule for \(selector)")
         let body = css[start.upperBound...].prefix { $0 != "}" }
         var declarations: [String: String] = [:]

@@ -10,19 +10,26 @@ struct AdminController: Sendable {
     let adminToken: String
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/_admin/keys") { request, _ in try await guarded(request) { try await listKeys() } }
+        addOperations(to: router) { request, body in try await self.guarded(request, body) }
+    }
+
+    /// Every admin route, each behind `guarded`: the admin token's check when served, nothing for the
+    /// console's calls (``AdminAPI``), which check their own session first.
+    func addOperations<Context: RequestContext>(to router: Router<Context>, guarded adminGuard: @escaping AdminGuard) {
+        router.get("/_admin/keys") { request, _ in try await adminGuard(request) { try await listKeys() } }
         router.post("/_admin/keys/rotate") { request, _ in
-            try await guarded(request) {
+            try await adminGuard(request) {
                 var request = request
                 return try await rotate(&request)
             }
         }
-        let adminGuard: AdminGuard = { request, body in try await self.guarded(request, body) }
         AdminDirectoryController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminGrantController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminClockController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminScenarioController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminTokenController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminStateController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminLoginsController(services: services).addRoutes(to: router, guarded: adminGuard)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {

@@ -9,11 +9,14 @@ struct AdminDirectoryController: Sendable {
     let services: ProviderServices
     var store: ProviderStore { services.store }
 
-    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping @Sendable (Request, () async throws -> Response) async throws -> Response) {
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
         router.get("/_admin/apps") { request, _ in try await guarded(request) { try await listApps() } }
         router.post("/_admin/apps") { request, _ in try await guarded(request) { try await createApp(request) } }
         router.delete("/_admin/apps/:id") { request, context in
             try await guarded(request) { try await deleteApp(context.parameters.get("id") ?? "") }
+        }
+        router.post("/_admin/apps/:id") { request, context in
+            try await guarded(request) { try await editApp(context.parameters.get("id") ?? "", request) }
         }
         router.post("/_admin/apps/:id/business") { request, context in
             try await guarded(request) { try await moveApp(context.parameters.get("id") ?? "", request) }
@@ -113,6 +116,38 @@ struct AdminDirectoryController: Sendable {
     private func deleteApp(_ id: String) async throws -> Response {
         guard try await store.deleteApp(id: id) else { return AdminController.error("No app with ID \(id).", status: .notFound) }
         return Responses.json(.object(["success": true]))
+    }
+
+    /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` (replacing the list) and `new_secret: true`.
+    private struct AppEdit: Decodable {
+        var name: String?
+        var redirect_uris: [String]?
+        var new_secret: Bool?
+    }
+
+    private func editApp(_ id: String, _ request: Request) async throws -> Response {
+        let edit: AppEdit
+        switch try await decode(AppEdit.self, from: request) {
+        case .failure(let error): return bad(error.message)
+        case .success(let decoded): edit = decoded
+        }
+        guard let existing = try await store.app(id: id) else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        if let name = edit.name {
+            let changed = ProviderFixtures.App(id: id, secret: existing.secret, name: name)
+            do { try ProviderFixtures(apps: [changed]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        }
+        for uri in edit.redirect_uris ?? [] {
+            do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
+        }
+        guard edit.name != nil || edit.redirect_uris != nil || edit.new_secret == true else {
+            return bad("Send at least one of name, redirect_uris and new_secret: true.")
+        }
+        let app = try await store.updateApp(
+            id: id, name: edit.name, redirectURIs: edit.redirect_uris,
+            secret: edit.new_secret == true ? RandomIdentifiers.appSecret() : nil
+        )
+        guard let app else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        return Responses.json(Self.json(app))
     }
 
     private struct BusinessMove: Decodable { var business_id: String? }

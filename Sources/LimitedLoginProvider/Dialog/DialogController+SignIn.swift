@@ -59,7 +59,13 @@ extension DialogController {
             return try errorPage(refusal)
         }
         let user: TestUserRecord
-        if let userID = try value(form, "user_id") {
+        if let name = try value(form, "new_user_name") {
+            switch try await addTestUser(name: name, email: try value(form, "new_user_email")) {
+            case .success(let added): user = added
+            case .failure(let refusal):
+                return try await signInPage(dialog, request: request, errorMessage: refusal.message, email: nil, status: refusal.status)
+            }
+        } else if let userID = try value(form, "user_id") {
             guard services.configuration.userPicker else {
                 return try await signInPage(dialog, request: request, errorMessage: Self.pickerOff, email: nil, status: .forbidden)
             }
@@ -101,6 +107,30 @@ extension DialogController {
         return response
     }
 
+    /// "Add a test user": a pickable user with this name and email (made up when empty) and the rest of
+    /// their profile made up, created as the admin API creates one. Offered where picking is: a person who
+    /// can pick any test user gains nothing by making one.
+    private func addTestUser(name: String, email: String?) async throws -> Result<TestUserRecord, AdminRefusal> {
+        guard services.configuration.userPicker else { return .failure(AdminRefusal(Self.pickerOff, .forbidden)) }
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return .failure(AdminRefusal("Give the new test user's name.", .badRequest)) }
+        let email = email?.trimmingCharacters(in: .whitespaces)
+        var person = GeneratedPerson(name: trimmed, email: email?.isEmpty == false ? email : nil).fixture
+        person.id = RandomIdentifiers.numericID()
+        do { try ProviderFixtures(users: [person]).validate() } catch {
+            return .failure(AdminRefusal(AdminDirectoryController.sentence(error.reason), .badRequest))
+        }
+        do {
+            try await FixtureLoader(store: services.store).create(person)
+        } catch let error as StoreError {
+            guard case .duplicate = error else { throw error }
+            return .failure(AdminRefusal("A test user with the email \(person.email) exists already: pick them or search for them.", .conflict))
+        }
+        guard let id = person.id, let created = try await services.store.user(id: id) else { throw HTTPError(.internalServerError) }
+        services.logger.info("test user added on the sign-in page", metadata: ["user": "\(created.id)"])
+        return .success(created)
+    }
+
     // MARK: - The page
 
     /// The sign-in page, with a fresh single-use form token bound to this browser's `ll_browser` cookie,
@@ -115,13 +145,14 @@ extension DialogController {
             "title": "Log in to \(dialog.app.name)",
             "appName": dialog.app.name,
             "limited": dialog.limited,
-            "errorMessage": errorMessage ?? "",
             "email": email ?? "",
             "signInPath": Self.signInPath,
             "csrfToken": services.csrf.token(for: .signIn, binding: browser, now: ProviderTime.now()),
             "request": dialog.query,
             "picker": services.configuration.userPicker,
         ]
+        // Only a present message opens its section (Mustache shows a section for an empty string too).
+        if let errorMessage { context["errorMessage"] = errorMessage }
         if services.configuration.userPicker {
             let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
             let found = try await services.store.pickableUsers(matching: search, limit: Self.pickerSize + 1)

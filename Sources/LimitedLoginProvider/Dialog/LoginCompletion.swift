@@ -76,12 +76,14 @@ struct LoginCompletion: Sendable {
             parameters.append("data_access_expiration_time", String(issued.dataAccessExpiresAt))
             parameters.append("expires_in", String(issued.expiresIn))
         }
+        var claims: JSONObject?
         if dialog.wantsIDToken, let nonce = dialog.nonce {
             let idToken = try await issuer.idToken(
                 app: dialog.app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token,
                 friendASIDs: friendASIDs, overrides: overrides
             )
             parameters.append("id_token", idToken.token)
+            claims = idToken.claims
         }
         if dialog.wantsCode {
             parameters.append("code", try await issuer.code(request: dialog, userID: user.id, granted: granted))
@@ -95,6 +97,12 @@ struct LoginCompletion: Sendable {
             "permissions": "\(scopes.sorted().joined(separator: ","))",
         ]))
         services.metrics.loginCompleted(limited: dialog.limited)
+        services.recentLogins.record(RecentLogins.Entry(
+            time: ProviderTime.now(), appID: dialog.app.id, appName: dialog.app.name, userID: user.id, userName: user.fullName,
+            mode: dialog.limited ? "limited" : "classic", responseMode: dialog.target.responseMode.rawValue,
+            granted: scopes.sorted(), declined: grant.declined.map(\.name).sorted(),
+            returned: ["id_token", "access_token", "code"].filter { !parameters.all($0).isEmpty }, claims: claims
+        ))
         return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
     }
 

@@ -28,7 +28,7 @@ struct DemoCallbackController: Sendable {
             "heading": failed ? "The login did not complete" : "Login complete",
             "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
             "hasClaims": !claimsText.isEmpty,
-            "claims": claimsText, "appID": appID, "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+            "claims": claimsText, "appID": appID, "retryURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
         ])
         return Responses.html(html)
     }

@@ -9,7 +9,7 @@ struct AdminClockController: Sendable {
     let services: ProviderServices
     var clock: ProviderClock { services.clock }
 
-    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
         router.get("/_admin/clock") { request, _ in try await guarded(request) { show() } }
         router.post("/_admin/clock") { request, _ in try await guarded(request) { try await move(request) } }
     }

@@ -9,7 +9,7 @@ import LimitedLoginJOSE
 struct AdminScenarioController: Sendable {
     let services: ProviderServices
 
-    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
         router.get("/_admin/scenarios") { request, _ in try await guarded(request) { list() } }
         router.post("/_admin/scenarios") { request, _ in try await guarded(request) { try await add(request) } }
         router.delete("/_admin/scenarios") { request, _ in try await guarded(request) { clear(request) } }

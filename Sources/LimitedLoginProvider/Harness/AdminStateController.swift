@@ -10,7 +10,7 @@ struct AdminStateController: Sendable {
 
     let services: ProviderServices
 
-    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
         router.get("/_admin/export") { request, _ in try await guarded(request) { try await export(request) } }
         router.post("/_admin/reset") { request, _ in try await guarded(request) { try await reset(request) } }
     }

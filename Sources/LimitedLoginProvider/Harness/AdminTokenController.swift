@@ -12,7 +12,7 @@ import LimitedLoginJOSE
 struct AdminTokenController: Sendable {
     let services: ProviderServices
 
-    func addRoutes(to router: Router<BasicRequestContext>, guarded: @escaping AdminGuard) {
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
         router.post("/_admin/tokens") { request, _ in try await guarded(request) { try await mint(request) } }
         router.get("/_admin/tokens/defects") { request, _ in
             try await guarded(request) {

@@ -24,6 +24,8 @@ struct PageRenderer: Sendable {
         case formPost = "form_post"
         case home
         case demoCallback = "demo_callback"
+        case console
+        case consoleSignIn = "console_signin"
     }
 
     private let library: MustacheLibrary
@@ -37,10 +39,14 @@ struct PageRenderer: Sendable {
         try library.register(PageTemplates.formPost, named: Page.formPost.rawValue)
         try library.register(PageTemplates.home, named: Page.home.rawValue)
         try library.register(PageTemplates.demoCallback, named: Page.demoCallback.rawValue)
+        try library.register(PageTemplates.console, named: Page.console.rawValue)
+        try library.register(PageTemplates.consoleSignIn, named: Page.consoleSignIn.rawValue)
         self.library = library
     }
 
     func render(_ page: Page, _ context: [String: Any]) throws(PageRenderingError) -> String {
+        var context = context
+        context["stylesheetPath"] = Stylesheet.path
         guard let html = library.render(Self.escaped(context), withTemplate: page.rawValue) else {
             throw PageRenderingError(page: page.rawValue)
         }

@@ -166,3 +166,33 @@ extension ProviderStore {
         }
     }
 }
+
+extension ProviderStore {
+    /// Every grant on record (installed or not), by app then user: what the console and
+    /// `GET /_admin/grants` list. `userID` narrows it to one person.
+    public func grants(userID: String? = nil) async throws(StoreError) -> [GrantRecord] {
+        try await run("grants") {
+            var query = db.select().column("*").from("ll_grants")
+            if let userID { query = query.where("user_id", .equal, userID) }
+            return try await query.orderBy("app_id").orderBy("user_id")
+                .all(decoding: GrantRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+        }
+    }
+
+    /// Ends the data access of every access token a user holds for an app now (the 90-day window the
+    /// Graph API checks), as if the window had run out. Returns how many tokens it changed.
+    public func expireDataAccess(appID: String, userID: String) async throws(StoreError) -> Int {
+        let now = ProviderTime.now()
+        return try await run("data access") {
+            let tokens = try await db.select().column("token_hash").from("ll_access_tokens")
+                .where("app_id", .equal, appID).where("user_id", .equal, userID)
+                .where("data_access_expires_at", .greaterThan, now)
+                .all().count
+            try await db.update("ll_access_tokens").set("data_access_expires_at", to: now)
+                .where("app_id", .equal, appID).where("user_id", .equal, userID)
+                .where("data_access_expires_at", .greaterThan, now)
+                .run()
+            return tokens
+        }
+    }
+}

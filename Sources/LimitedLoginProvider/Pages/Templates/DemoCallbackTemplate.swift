@@ -10,6 +10,7 @@ extension PageTemplates {
     <tr><th>{{{name}}}</th><td><code>{{{value}}}</code></td></tr>
     {{/fields}}
     </table>
+    <p><a href="{{{retryURL}}}" id="back-to-app">Back to the app</a> (the provider's home page, which stands for the app here)</p>
     {{#hasClaims}}
     <h2>ID token claims (decoded)</h2>
     <pre id="claims">{{{claims}}}</pre>

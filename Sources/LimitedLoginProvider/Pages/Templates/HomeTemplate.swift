@@ -4,6 +4,7 @@ extension PageTemplates {
     {{> head}}
     <main>
     <h1 id="title">limited-login provider</h1>
+    <p><a href="/_console" id="console-link">Open the console</a>: apps, test users, friendships, grants, keys, the clock and the last logins (sign in with the admin token).</p>
     <table>
     <tr><th>Base URL</th><td><code id="base-url">{{{baseURL}}}</code></td></tr>
     <tr><th>Issuer</th><td><code id="issuer">{{{issuer}}}</code></td></tr>

@@ -1,12 +1,8 @@
 extension PageTemplates {
     /// The sign-in page: pick a pickable test user (at most a page of them, with a search by name, email
-    /// or ID: a plain GET form), or email and password.
+    /// or ID: a plain GET form), add one (name and email), or email and password.
     static let signIn = """
     {{> head}}
-    <style>
-    ul.users { list-style: none; padding: 0; } ul.users li { margin: 6px 0; } .user-email { color: #65676b; }
-    input[type=search] { font-size: 16px; padding: 8px; width: 70%; box-sizing: border-box; margin: 4px 0 12px; }
-    </style>
     <main>
     <h1 id="title">Log in to continue to {{{appName}}}</h1>
     {{#limited}}<p class="limited" id="limited-notice">Limited Login: {{{appName}}} will receive an ID token only, and cannot use it to call the Graph API.</p>{{/limited}}
@@ -32,6 +28,18 @@ extension PageTemplates {
     </form>
     {{/hasUsers}}
     {{#moreUsers}}<p id="more-users">The first {{{pickerSize}}} are shown: search to find the others.</p>{{/moreUsers}}
+    <details id="add-user"><summary>Add a test user</summary>
+    <form method="post" action="{{{signInPath}}}" id="add-user-form">
+    <input type="hidden" name="csrf_token" value="{{{csrfToken}}}">
+    <input type="hidden" name="request" value="{{{request}}}">
+    <label for="new-user-name">Name</label>
+    <input type="text" id="new-user-name" name="new_user_name" required maxlength="100" autocomplete="off">
+    <label for="new-user-email">Email (empty: one is made up)</label>
+    <input type="email" id="new-user-email" name="new_user_email" maxlength="200" autocomplete="off">
+    <p>The rest of the profile (birthday, gender) is made up. The new user is offered here without a password.</p>
+    <button type="submit" id="add-user-button">Add and log in</button>
+    </form>
+    </details>
     {{/picker}}
     <h2>Email and password</h2>
     <form method="post" action="{{{signInPath}}}" id="password-form">

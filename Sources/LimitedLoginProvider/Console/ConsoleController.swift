@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The console at `/_console`: a tester's web page for what the admin API does, signed in with the admin
+/// token. Plain HTML forms (no script needed); each form is one call of the admin API (``AdminAPI``,
+/// ``ConsoleAction``), checked against the session's CSRF token first.
+///
+/// - `GET /_console`: the console, or its sign-in.
+/// - `POST /_console/signin` (`admin_token`), `POST /_console/signout`.
+/// - `POST /_console/actions/:name`: a change; on success the browser is sent back to the console
+///   (303) with a notice, on a refusal the console is shown with the admin API's message and status.
+struct ConsoleController: Sendable {
+    let services: ProviderServices
+    let adminToken: String
+    let session: ConsoleSession
+    let api: AdminAPI
+
+    init(services: ProviderServices, adminToken: String) {
+        self.services = services
+        self.adminToken = adminToken
+        session = ConsoleSession(csrf: services.csrf, adminToken: adminToken)
+        api = AdminAPI(services: services, adminToken: adminToken)
+    }
+
+    static let forgedForm = "This form did not come from this console session (its security token is missing or wrong). Reload the console and try again."
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/_console") { request, _ in try await show(request) }
+        router.post("/_console/signin") { request, _ in try await signIn(request) }
+        router.post("/_console/signout") { request, _ in try await signOut(request) }
+        router.post("/_console/actions/:name") { request, context in try await act(request, name: context.parameters.get("name") ?? "") }
+    }
+
+    private var secure: Bool { services.urls.isSecure }
+
+    private func show(_ request: Request) async throws -> Response {
+        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+            return try signInPage(errorMessage: nil, status: .ok)
+        }
+        let done = request.uri.queryParameters.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
+        return try await ConsolePage(services: services, api: api).render(csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
+    }
+
+    private func signInPage(errorMessage: String?, status: HTTPResponse.Status) throws -> Response {
+        var context: [String: Any] = ["title": "Console: sign in"]
+        if let errorMessage { context["errorMessage"] = errorMessage }
+        let html = try services.pages.render(.consoleSignIn, context)
+        return Responses.html(html, status: status)
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        guard let given = form.all("admin_token").first, form.all("admin_token").count == 1, constantTimeEquals(given, adminToken) else {
+            services.logger.notice("console sign-in refused: wrong admin token")
+            return try signInPage(errorMessage: "That is not this provider's admin token.", status: .unauthorized)
+        }
+        services.logger.notice("console signed in")
+        var response = Responses.redirect(to: "/_console", afterPost: true)
+        response.setCookie(session.cookie(session.newSession(now: ProviderTime.systemNow()), secure: secure))
+        return response
+    }
+
+    private func signOut(_ request: Request) async throws -> Response {
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+            return Responses.redirect(to: "/_console", afterPost: true)
+        }
+        guard session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
+        var response = Responses.redirect(to: "/_console", afterPost: true)
+        response.setCookie(session.endingCookie(secure: secure))
+        return response
+    }
+
+    private func act(_ request: Request, name: String) async throws -> Response {
+        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+            return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
+        }
+        var request = request
+        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        guard form.all("csrf").count == 1, session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
+        let csrf = session.formToken(for: current)
+        let page = ConsolePage(services: services, api: api)
+        let action: ConsoleAction
+        do { action = try ConsoleAction.parse(name, form) } catch {
+            return try await page.render(csrf: csrf, notice: nil, errorMessage: error.message, status: .badRequest)
+        }
+        let answer = try await api.call(action.method, action.path, body: action.body)
+        guard answer.succeeded else {
+            return try await page.render(csrf: csrf, notice: nil, errorMessage: answer.errorMessage, status: answer.status)
+        }
+        services.logger.info("console action", metadata: ["action": "\(name)", "path": "\(action.path)"])
+        return Responses.redirect(to: "/_console?done=\(name)#\(action.section)", afterPost: true)
+    }
+
+    private func forged() throws -> Response {
+        services.logger.notice("console form refused: missing or foreign CSRF token")
+        let html = try services.pages.render(.error, ["title": "This form was refused", "message": Self.forgedForm, "homeURL": "/_console"])
+        return Responses.html(html, status: .forbidden)
+    }
+}

@@ -1,0 +1,98 @@
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The console's page: what the store and the admin API say now, laid out for people.
+struct ConsolePage: Sendable {
+    let services: ProviderServices
+    let api: AdminAPI
+
+    func render(csrf: String, notice: String?, errorMessage: String?, status: HTTPResponse.Status) async throws -> Response {
+        let store = services.store
+        let apps = try await store.apps()
+        let users = try await store.users()
+        let names = Dictionary(users.map { ($0.id, $0.fullName) }, uniquingKeysWith: { first, _ in first })
+        let appNames = Dictionary(apps.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+
+        var userRows: [[String: Any]] = []
+        var friendships: [[String: Any]] = []
+        for user in users {
+            let friends = try await store.friendIDs(of: user.id)
+            for friend in friends where user.id < friend {
+                friendships.append([
+                    "first": user.id, "second": friend, "firstName": user.fullName, "secondName": names[friend] ?? friend,
+                ])
+            }
+            userRows.append([
+                "id": user.id, "name": user.fullName, "email": user.email, "friendCount": String(friends.count),
+                "profile": Self.profile(user),
+            ])
+        }
+        let grants: [[String: Any]] = try await store.grants().map { grant in
+            [
+                "appID": grant.appID, "userID": grant.userID, "appName": appNames[grant.appID] ?? grant.appID,
+                "userName": names[grant.userID] ?? grant.userID, "installed": grant.installed,
+                "state": grant.installed ? "installed" : "uninstalled",
+                "granted": grant.granted.map(\.name).sorted().map { ["name": $0, "revocable": $0 != Permission.publicProfile.name] as [String: Any] },
+                "declined": grant.declined.map(\.name).sorted(),
+            ]
+        }
+        var context: [String: Any] = [
+            "title": "Console: limited-login provider", "csrf": csrf,
+            "apps": apps.map { app -> [String: Any] in
+                [
+                    "id": app.id, "name": app.name, "secret": app.secret, "business": app.businessID ?? "",
+                    "redirectURIs": app.redirectURIs, "redirectURIText": app.redirectURIs.joined(separator: "\n"),
+                ]
+            },
+            "users": userRows, "friendships": friendships, "grants": grants,
+            "keys": try await keys(), "loginCapacity": String(RecentLogins.capacity),
+            "logins": services.recentLogins.all.map { login -> [String: Any] in
+                var row: [String: Any] = [
+                    "time": AdminClockController.iso8601(login.time), "appID": login.appID, "appName": login.appName,
+                    "userID": login.userID, "userName": login.userName, "mode": login.mode,
+                    "granted": login.granted.joined(separator: ", "),
+                ]
+                if !login.declined.isEmpty { row["declined"] = login.declined.joined(separator: ", ") }
+                if let claims = login.claims { row["claims"] = JSONSerializer.prettyPrinted(.object(claims)) }
+                return row
+            },
+            "clockNow": AdminClockController.iso8601(services.clock.now()), "clockOffset": String(services.clock.offset),
+        ]
+        // Only present keys open their sections (an empty string would too).
+        if let notice { context["notice"] = notice }
+        if let errorMessage { context["errorMessage"] = errorMessage }
+        let scenarios = services.scenarios.all
+        context["hasScenarios"] = !scenarios.isEmpty
+        context["scenarios"] = scenarios.map { JSONSerializer.prettyPrinted($0.json) }.joined(separator: "\n")
+        return Responses.html(try services.pages.render(.console, context), status: status)
+    }
+
+    /// The signing keys as the admin API lists them, with readable times.
+    private func keys() async throws -> [[String: Any]] {
+        let answer = try await api.call(.get, "/_admin/keys")
+        guard case .object(let body)? = answer.body, case .array(let keys)? = body["keys"] else { return [] }
+        return keys.compactMap { key -> [String: Any]? in
+            guard case .object(let key) = key else { return nil }
+            func time(_ name: String) -> String {
+                guard case .number(let value)? = key[name] else { return "" }
+                return AdminClockController.iso8601(Int64(value))
+            }
+            return [
+                "kid": key["kid"]?.stringValue ?? "", "state": key["state"]?.stringValue ?? "",
+                "created": time("created_at"), "signsFrom": time("signs_from"), "unpublished": time("unpublished_at"),
+            ]
+        }
+    }
+
+    /// The profile fields a test user has, in a line.
+    private static func profile(_ user: TestUserRecord) -> String {
+        var parts: [String] = []
+        if let birthday = user.birthday { parts.append("born \(birthday)") }
+        if let gender = user.gender { parts.append(gender) }
+        if let hometown = user.hometown { parts.append("from \(hometown.name)") }
+        if let location = user.location { parts.append("lives in \(location.name)") }
+        parts.append(user.pickable ? "pickable" : "password only")
+        return parts.joined(separator: ", ")
+    }
+}

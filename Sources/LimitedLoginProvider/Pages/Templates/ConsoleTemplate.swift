@@ -1,0 +1,156 @@
+extension PageTemplates {
+    /// The console's sign-in: the admin token.
+    static let consoleSignIn = """
+    {{> head}}
+    <main>
+    <h1 id="title">Sign in to the console</h1>
+    <p>The console is for testers: apps, test users, friendships, grants, signing keys, the clock and the last logins.
+    Give the provider's admin token (<code>serve</code> prints it on its first start; <code>LIMITED_LOGIN_ADMIN_TOKEN</code> sets it).</p>
+    {{#errorMessage}}<p class="error" id="error-message" role="alert">{{{errorMessage}}}</p>{{/errorMessage}}
+    <form method="post" action="/_console/signin" id="console-signin">
+    <label for="admin-token">Admin token</label>
+    <input type="password" id="admin-token" name="admin_token" autocomplete="current-password" required>
+    <button type="submit" class="primary" id="console-signin-button">Sign in</button>
+    </form>
+    </main>
+    </body>
+    </html>
+    """
+
+    /// The console: every part of the provider a tester changes, each form one admin API call.
+    static let console = """
+    {{> head}}
+    <main class="wide">
+    <h1 id="title">Console</h1>
+    <nav class="console" aria-label="Console sections">
+    <a href="#apps">Apps</a><a href="#users">Test users</a><a href="#friends">Friendships</a><a href="#grants">Grants</a><a href="#keys">Signing keys</a><a href="#harness">Clock and scenarios</a><a href="#logins">Recent logins</a><a href="/">Home</a>
+    </nav>
+    <form method="post" action="/_console/signout" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit" class="small" id="console-signout">Sign out</button></form>
+    {{#notice}}<p class="notice" id="notice" role="status">{{{notice}}}</p>{{/notice}}
+    {{#errorMessage}}<p class="error" id="error-message" role="alert">{{{errorMessage}}}</p>{{/errorMessage}}
+
+    <h2 id="apps">Apps</h2>
+    <div class="scroll"><table id="apps-table">
+    <tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Redirect URIs</th><th scope="col">Business</th><th scope="col">Change</th></tr>
+    {{#apps}}
+    <tr data-app-id="{{{id}}}"><td>{{{name}}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}</td><td>{{{business}}}</td>
+    <td><details><summary>Edit {{{name}}}</summary>
+    <form method="post" action="/_console/actions/edit-app">
+    <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}">
+    <label for="app-name-{{{id}}}">Name</label><input type="text" id="app-name-{{{id}}}" name="name" value="{{{name}}}">
+    <label for="app-uris-{{{id}}}">Redirect URIs, one per line</label><textarea id="app-uris-{{{id}}}" name="redirect_uris" rows="3">{{{redirectURIText}}}</textarea>
+    <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label>
+    <p><button type="submit" class="small">Save</button></p>
+    </form>
+    <form method="post" action="/_console/actions/move-app">
+    <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}">
+    <label for="app-business-{{{id}}}">Business ID (empty: none)</label><input type="text" id="app-business-{{{id}}}" name="business_id" value="{{{business}}}">
+    <button type="submit" class="small">Move</button>
+    </form>
+    <p>App secret: <code class="app-secret">{{{secret}}}</code></p>
+    </details>
+    <form method="post" action="/_console/actions/delete-app" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}"><button type="submit" class="small" aria-label="Delete app {{{name}}}">Delete</button></form>
+    </td></tr>
+    {{/apps}}
+    </table></div>
+    <details id="create-app"><summary>Create an app</summary>
+    <form method="post" action="/_console/actions/create-app" id="create-app-form">
+    <input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="new-app-name">Name</label><input type="text" id="new-app-name" name="name" required>
+    <label for="new-app-id">App ID (digits; empty: one is made)</label><input type="text" id="new-app-id" name="id" inputmode="numeric">
+    <label for="new-app-uris">Redirect URIs, one per line (loopback URIs need none)</label><textarea id="new-app-uris" name="redirect_uris" rows="2"></textarea>
+    <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
+    <button type="submit" class="primary" id="create-app-button">Create app</button>
+    </form>
+    </details>
+
+    <h2 id="users">Test users</h2>
+    <div class="scroll"><table id="users-table">
+    <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">ID</th><th scope="col">Profile</th><th scope="col">Friends</th><th scope="col">Change</th></tr>
+    {{#users}}
+    <tr data-user-id="{{{id}}}" data-user-email="{{{email}}}"><td>{{{name}}}</td><td>{{{email}}}</td><td><code>{{{id}}}</code></td><td>{{{profile}}}</td><td>{{{friendCount}}}</td>
+    <td><form method="post" action="/_console/actions/delete-user" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{id}}}"><button type="submit" class="small" aria-label="Delete test user {{{name}}}">Delete</button></form></td></tr>
+    {{/users}}
+    </table></div>
+    <form method="post" action="/_console/actions/generate-user" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit" id="generate-user-button">Generate a test user</button></form>
+    <details id="create-user"><summary>Create a test user</summary>
+    <form method="post" action="/_console/actions/create-user" id="create-user-form">
+    <input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="new-user-first">First name</label><input type="text" id="new-user-first" name="first_name" required>
+    <label for="new-user-middle">Middle name</label><input type="text" id="new-user-middle" name="middle_name">
+    <label for="new-user-last">Last name</label><input type="text" id="new-user-last" name="last_name" required>
+    <label for="new-user-email">Email</label><input type="email" id="new-user-email" name="email" required>
+    <label for="new-user-password">Password (empty: none; they are picked on the sign-in page)</label><input type="password" id="new-user-password" name="password" autocomplete="new-password">
+    <label for="new-user-birthday">Birthday (MM/DD/YYYY)</label><input type="text" id="new-user-birthday" name="birthday">
+    <label for="new-user-gender">Gender</label><input type="text" id="new-user-gender" name="gender">
+    <label for="new-user-hometown">Hometown</label><input type="text" id="new-user-hometown" name="hometown">
+    <label for="new-user-location">Location</label><input type="text" id="new-user-location" name="location">
+    <label for="new-user-link">Profile link</label><input type="text" id="new-user-link" name="link">
+    <label class="inline"><input type="checkbox" name="pickable" value="1" checked> Offered on the sign-in page without a password</label>
+    <p><button type="submit" class="primary" id="create-user-button">Create test user</button></p>
+    </form>
+    </details>
+
+    <h2 id="friends">Friendships</h2>
+    <ul id="friendships">
+    {{#friendships}}
+    <li>{{{firstName}}} and {{{secondName}}} <form method="post" action="/_console/actions/remove-friends" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{first}}}"><input type="hidden" name="friend_id" value="{{{second}}}"><button type="submit" class="small" aria-label="End the friendship of {{{firstName}}} and {{{secondName}}}">Remove</button></form></li>
+    {{/friendships}}
+    </ul>
+    <form method="post" action="/_console/actions/add-friends" id="add-friends-form">
+    <input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="friend-a">Test user</label><select id="friend-a" name="user_id">{{#users}}<option value="{{{id}}}">{{{name}}} ({{{email}}})</option>{{/users}}</select>
+    <label for="friend-b">Friend</label><select id="friend-b" name="friend_id">{{#users}}<option value="{{{id}}}">{{{name}}} ({{{email}}})</option>{{/users}}</select>
+    <button type="submit">Make friends</button>
+    </form>
+
+    <h2 id="grants">Grants</h2>
+    <div class="scroll"><table id="grants-table">
+    <tr><th scope="col">App</th><th scope="col">Test user</th><th scope="col">Granted</th><th scope="col">Declined</th><th scope="col">State</th><th scope="col">Change</th></tr>
+    {{#grants}}
+    <tr data-app-id="{{{appID}}}" data-user-id="{{{userID}}}"><td>{{{appName}}}</td><td>{{{userName}}}</td>
+    <td>{{#granted}}<form method="post" action="/_console/actions/revoke-permission" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><input type="hidden" name="permission" value="{{{name}}}"><code>{{{name}}}</code>{{#revocable}} <button type="submit" class="small" data-revoke="{{{name}}}" aria-label="Revoke {{{name}}}">Revoke</button>{{/revocable}}</form><br>{{/granted}}</td>
+    <td>{{#declined}}<code>{{{.}}}</code><br>{{/declined}}</td><td>{{{state}}}</td>
+    <td>{{#installed}}<form method="post" action="/_console/actions/uninstall" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Uninstall</button></form>
+    <form method="post" action="/_console/actions/expire-data-access" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Expire data access</button></form>{{/installed}}</td></tr>
+    {{/grants}}
+    </table></div>
+    {{^grants}}<p>No one has logged in to an app yet.</p>{{/grants}}
+
+    <h2 id="keys">Signing keys</h2>
+    <div class="scroll"><table id="keys-table">
+    <tr><th scope="col">Key ID</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Signs from</th><th scope="col">Unpublished at</th></tr>
+    {{#keys}}<tr><td><code>{{{kid}}}</code></td><td>{{{state}}}</td><td>{{{created}}}</td><td>{{{signsFrom}}}</td><td>{{{unpublished}}}</td></tr>{{/keys}}
+    </table></div>
+    <form method="post" action="/_console/actions/rotate-key" id="rotate-key-form">
+    <input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="publish-delay">Publish the new key this many seconds before it signs</label><input type="number" id="publish-delay" name="publish_delay" value="600" min="0" max="2592000">
+    <button type="submit">Rotate the signing key</button>
+    </form>
+
+    <h2 id="harness">Clock and scenarios</h2>
+    <p>The provider's time is <strong id="clock-now">{{{clockNow}}}</strong> ({{{clockOffset}}} seconds from the system's).</p>
+    <form method="post" action="/_console/actions/advance-clock" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="clock-seconds">Move the clock by (seconds)</label><input type="number" id="clock-seconds" name="seconds" value="3600">
+    <button type="submit">Move the clock</button></form>
+    <form method="post" action="/_console/actions/reset-clock" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit">Follow the system clock</button></form>
+    <h3>Queued scenarios</h3>
+    {{#hasScenarios}}<pre id="scenarios">{{{scenarios}}}</pre>
+    <form method="post" action="/_console/actions/clear-scenarios"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit">Clear the scenarios</button></form>{{/hasScenarios}}
+    {{^hasScenarios}}<p>None: queue them with <code>limited-login scenario</code> or <code>POST /_admin/scenarios</code>.</p>{{/hasScenarios}}
+
+    <h2 id="logins">Recent logins</h2>
+    <p>The last {{{loginCapacity}}} logins this node completed, newest first (kept in memory; no token is kept, only its claims).</p>
+    <div class="scroll"><table id="logins-table">
+    <tr><th scope="col">Time</th><th scope="col">App</th><th scope="col">Test user</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">ID token</th></tr>
+    {{#logins}}
+    <tr class="login" data-app-id="{{{appID}}}" data-user-id="{{{userID}}}"><td>{{{time}}}</td><td>{{{appName}}}</td><td>{{{userName}}}</td><td>{{{mode}}}</td><td>{{{granted}}}{{#declined}}<br>declined: {{{declined}}}{{/declined}}</td>
+    <td>{{#claims}}<details><summary>Claims</summary><pre class="claims">{{{claims}}}</pre></details>{{/claims}}{{^claims}}none{{/claims}}</td></tr>
+    {{/logins}}
+    </table></div>
+    {{^logins}}<p id="no-logins">No login completed since this node started.</p>{{/logins}}
+    </main>
+    </body>
+    </html>
+    """
+}
