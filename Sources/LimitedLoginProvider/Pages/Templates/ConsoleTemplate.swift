@@ -30,7 +30,7 @@ extension PageTemplates {
     {{#errorMessage}}<p class="error" id="error-message" role="alert">{{{errorMessage}}}</p>{{/errorMessage}}
 
     <h2 id="apps">Apps</h2>
-    <div class="scroll"><table id="apps-table">
+    <div class="scroll" role="region" aria-label="Apps (scrolls sideways)" tabindex="0"><table id="apps-table">
     <tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Redirect URIs</th><th scope="col">Business</th><th scope="col">Change</th></tr>
     {{#apps}}
     <tr data-app-id="{{{id}}}"><td>{{{name}}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}</td><td>{{{business}}}</td>
@@ -65,7 +65,7 @@ extension PageTemplates {
     </details>
 
     <h2 id="users">Test users</h2>
-    <div class="scroll"><table id="users-table">
+    <div class="scroll" role="region" aria-label="Test users (scrolls sideways)" tabindex="0"><table id="users-table">
     <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">ID</th><th scope="col">Profile</th><th scope="col">Friends</th><th scope="col">Change</th></tr>
     {{#users}}
     <tr data-user-id="{{{id}}}" data-user-email="{{{email}}}"><td>{{{name}}}</td><td>{{{email}}}</td><td><code>{{{id}}}</code></td><td>{{{profile}}}</td><td>{{{friendCount}}}</td>
@@ -105,7 +105,7 @@ extension PageTemplates {
     </form>
 
     <h2 id="grants">Grants</h2>
-    <div class="scroll"><table id="grants-table">
+    <div class="scroll" role="region" aria-label="Grants (scrolls sideways)" tabindex="0"><table id="grants-table">
     <tr><th scope="col">App</th><th scope="col">Test user</th><th scope="col">Granted</th><th scope="col">Declined</th><th scope="col">State</th><th scope="col">Change</th></tr>
     {{#grants}}
     <tr data-app-id="{{{appID}}}" data-user-id="{{{userID}}}"><td>{{{appName}}}</td><td>{{{userName}}}</td>
@@ -118,7 +118,7 @@ extension PageTemplates {
     {{^grants}}<p>No one has logged in to an app yet.</p>{{/grants}}
 
     <h2 id="keys">Signing keys</h2>
-    <div class="scroll"><table id="keys-table">
+    <div class="scroll" role="region" aria-label="Signing keys (scrolls sideways)" tabindex="0"><table id="keys-table">
     <tr><th scope="col">Key ID</th><th scope="col">State</th><th scope="col">Created</th><th scope="col">Signs from</th><th scope="col">Unpublished at</th></tr>
     {{#keys}}<tr><td><code>{{{kid}}}</code></td><td>{{{state}}}</td><td>{{{created}}}</td><td>{{{signsFrom}}}</td><td>{{{unpublished}}}</td></tr>{{/keys}}
     </table></div>
@@ -141,7 +141,7 @@ extension PageTemplates {
 
     <h2 id="logins">Recent logins</h2>
     <p>The last {{{loginCapacity}}} logins this node completed, newest first (kept in memory; no token is kept, only its claims).</p>
-    <div class="scroll"><table id="logins-table">
+    <div class="scroll" role="region" aria-label="Recent logins (scrolls sideways)" tabindex="0"><table id="logins-table">
     <tr><th scope="col">Time</th><th scope="col">App</th><th scope="col">Test user</th><th scope="col">Mode</th><th scope="col">Permissions</th><th scope="col">ID token</th></tr>
     {{#logins}}
     <tr class="login" data-app-id="{{{appID}}}" data-user-id="{{{userID}}}"><td>{{{time}}}</td><td>{{{appName}}}</td><td>{{{userName}}}</td><td>{{{mode}}}</td><td>{{{granted}}}{{#declined}}<br>declined: {{{declined}}}{{/declined}}</td>
