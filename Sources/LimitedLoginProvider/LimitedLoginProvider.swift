@@ -20,6 +20,9 @@ public struct LimitedLoginProvider: Sendable {
     /// True when this start made the admin token (print it: it is not shown again).
     public let madeAdminToken: Bool
     let services: ProviderServices
+    /// The local certificate authority's certificate (PEM, no key) when serving HTTPS (`serve --tls`):
+    /// what a client must trust to reach the provider.
+    public var certificateAuthorityPEM: String? { services.tls?.authority.certificatePEM }
     /// The provider's time, which tests move (`/_admin/clock`).
     public var clock: ProviderClock { services.clock }
 
@@ -38,10 +41,14 @@ public struct LimitedLoginProvider: Sendable {
             // A store emptied on purpose (`reset --empty`) stays empty across restarts.
             let emptiedOnPurpose = try await store.settingValue(AdminStateController.emptiedSetting) == "1"
             let seeded = configuration.seedsDemoData && !emptiedOnPurpose ? try await loader.seedDemoDataIfEmpty() : false
+            let scheme = configuration.tls ? "https" : "http"
             let urls = ProviderURLs(
-                baseURL: configuration.publicBaseURL ?? "http://\(Self.hostForURL(configuration.host)):\(configuration.port)",
-                issuer: configuration.issuer
+                baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
+                issuer: configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
             )
+            let tls = configuration.tls
+                ? try await ServerTLS.prepare(store: store, host: configuration.host, publicBaseURL: configuration.publicBaseURL)
+                : nil
             let keyring = SigningKeyring(
                 store: store, certificateCommonName: "limited-login provider", retention: configuration.lifetimes.keyRetention
             )
@@ -58,7 +65,7 @@ public struct LimitedLoginProvider: Sendable {
             }
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
-                csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock
+                csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock, tls: tls
             )
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
@@ -81,6 +88,7 @@ public struct LimitedLoginProvider: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: services.metrics))
         router.add(middleware: RequestLogMiddleware(logger: services.logger))
         router.add(middleware: MissingPageMiddleware(services: services))
+        router.add(middleware: FacebookHostMiddleware())
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
         StylesheetController().addRoutes(to: router)
@@ -106,13 +114,14 @@ public struct LimitedLoginProvider: Sendable {
         let urls = self.urls
         let followsPort = configuration.publicBaseURL == nil
         let host = Self.hostForURL(configuration.host)
+        let scheme = services.tls == nil ? "http" : "https"
         return Application(
             responder: ClientAddressResponder(inner: router().buildResponder()),
-            server: .http1(limits: configuration.connectionLimits, logger: services.logger),
+            server: .http1(limits: configuration.connectionLimits, logger: services.logger, tls: services.tls?.configuration),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "limited-login"),
             onServerRunning: { channel in
                 if followsPort, let port = channel.localAddress?.port {
-                    urls.setBaseURL("http://\(host):\(port)")
+                    urls.setBaseURL("\(scheme)://\(host):\(port)")
                 }
                 await onRunning(urls.baseURL)
             },

@@ -29,6 +29,10 @@ public struct ProviderConfiguration: Sendable {
     public var signInLimits: SignInLimits
     /// Timeouts for slow and idle clients, and the most connections open at once.
     public var connectionLimits: ConnectionLimits
+    /// Serve HTTPS with a certificate from a local certificate authority kept in the store, for the
+    /// provider's own address and the real service's host names (`serve --tls`); the issuer is then
+    /// `https://www.facebook.com` unless ``issuer`` says otherwise.
+    public var tls: Bool = false
 
     public init(
         host: String = "127.0.0.1",

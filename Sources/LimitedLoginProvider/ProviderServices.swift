@@ -15,12 +15,15 @@ final class ProviderServices: Sendable {
     let scenarios: ScenarioQueue
     /// The last logins completed here, for the console and `GET /_admin/logins`.
     let recentLogins = RecentLogins()
+    /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.
+    let tls: ServerTLS?
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
         pages: PageRenderer, csrf: CSRFProtection, logger: Logger, metrics: ProviderMetrics = ProviderMetrics(),
-        clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue()
+        clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue(), tls: ServerTLS? = nil
     ) {
+        self.tls = tls
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

@@ -39,7 +39,7 @@ public final class ProviderURLs: Sendable {
     /// True when the base URL is a loopback address, so that its own paths are loopback redirect URIs.
     var isLoopback: Bool {
         let base = baseURL
-        return base.hasPrefix("http://127.0.0.1:") || base.hasPrefix("http://[::1]:")
+        return ["http://127.0.0.1:", "http://[::1]:", "https://127.0.0.1:", "https://[::1]:"].contains { base.hasPrefix($0) }
     }
 
     /// A dialog URL for a limited login to an app, to open in a browser. On loopback it ends on the

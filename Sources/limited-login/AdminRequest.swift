@@ -5,6 +5,7 @@ import LimitedLoginJOSE
 import LimitedLoginVerifier
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// How the admin commands reach a running provider: flags first, then `LIMITED_LOGIN_PROVIDER` and
 /// `LIMITED_LOGIN_ADMIN_TOKEN` (what `serve --exec` sets for the command it runs).
@@ -79,7 +80,7 @@ enum AdminRequest {
         }
         let status: UInt, bytes: ByteBuffer
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await AdminHTTPClient.client(for: base).execute(request, timeout: .seconds(30))
             status = response.status.code
             bytes = try await response.body.collect(upTo: 1 << 20)
         } catch {
@@ -103,5 +104,31 @@ enum AdminRequest {
     ) async throws {
         let answer = try await send(connection, path: path, method: method, body: body)
         printLine(output.json ? JSONSerializer.prettyPrinted(answer) : human(answer))
+    }
+}
+
+/// The HTTP client of the admin commands. Over https it trusts the system's roots, plus the CA in
+/// `LIMITED_LOGIN_CA_FILE` (what `serve --tls --exec` sets); on a loopback address it does not check the
+/// certificate at all, so that `ca export` can fetch the CA it would need (nothing but this machine can
+/// answer on loopback).
+enum AdminHTTPClient {
+    private static let loopbackUnchecked: HTTPClient = {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+    }()
+
+    private static let withCAFile: HTTPClient? = {
+        guard let path = ProcessInfo.processInfo.environment["LIMITED_LOGIN_CA_FILE"], !path.isEmpty else { return nil }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.file(path)]
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+    }()
+
+    static func client(for base: String) -> HTTPClient {
+        guard base.hasPrefix("https://") else { return .shared }
+        if let withCAFile { return withCAFile }
+        let host = URL(string: base)?.host ?? ""
+        return ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) ? loopbackUnchecked : .shared
     }
 }

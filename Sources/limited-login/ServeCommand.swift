@@ -97,6 +97,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds a request body may take to arrive, from the end of its head.", valueName: "seconds"))
     var bodyTimeout = Int(ConnectionLimits().bodyTimeout.components.seconds)
 
+    @Flag(name: .customLong("tls"), help: "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited. and graph.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run.")
+    var tls = false
+
+    @Option(name: .customLong("ca-file"), help: "With --tls: write the local CA's certificate (PEM, no private key) to this file at start.")
+    var caFile: String?
+
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once; more are closed as soon as they are accepted.", valueName: "count"))
     var maxConnections = ConnectionLimits().maximumConnections
 
@@ -132,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--public-url must start with http:// or https://.")
         }
         _ = try connectionLimits
+        if caFile != nil, !tls { throw ValidationError("--ca-file goes with --tls.") }
     }
 
     func run() async throws {
@@ -149,13 +156,14 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as FixturesError {
             throw CommandFailure.fail("limited-login serve: \(error.description)", code: 64)
         }
-        let configuration = ProviderConfiguration(
+        var configuration = ProviderConfiguration(
             host: host, port: port, store: store, issuer: issuer, publicBaseURL: publicURL, fixtures: loadedFixtures,
             seedsDemoData: !noDemoData, adminToken: adminToken,
             lifetimes: TokenLifetimes(idToken: idTokenLifetime, accessToken: accessTokenLifetime, dataAccess: dataAccessLifetime),
             userPicker: !noUserPicker,
             connectionLimits: try connectionLimits
         )
+        configuration.tls = tls
         let starting = "Starting the provider (\(store))…"
         if exec != nil { printErrorLine(starting) } else { printLine(starting) }
         OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)
@@ -166,6 +174,17 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.fail("limited-login serve: cannot start: \(describe(error))")
         }
+        var caPath = caFile
+        if let pem = provider.certificateAuthorityPEM {
+            // The command run by --exec gets the CA too (LIMITED_LOGIN_CA_FILE), so that it can trust the provider.
+            if caPath == nil, exec != nil { caPath = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-ca-\(UUID().uuidString).pem").path }
+            if let caPath {
+                guard FileManager.default.createFile(atPath: caPath, contents: Data(pem.utf8)) else {
+                    throw CommandFailure.fail("limited-login serve: cannot write the CA certificate to \(caPath)", code: 73)
+                }
+            }
+        }
+        let writtenCA = caPath
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
         let apps = try await provider.store.apps()
@@ -180,6 +199,11 @@ struct ServeCommand: AsyncParsableCommand {
                 "  JWKS:       \(urls.jwksURL)",
                 "  certs:      \(urls.certificatesURL)",
             ]
+            if provider.certificateAuthorityPEM != nil {
+                lines.append("  HTTPS with a certificate from this provider's local CA, also for www., m., limited. and graph.facebook.com")
+                lines.append(writtenCA.map { "  CA certificate: \($0) (trust it where clients run; see 'limited-login ca export --help')" }
+                    ?? "  CA certificate: 'limited-login ca export > ca.pem' (trust it where clients run)")
+            }
             if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
             if let madeAdminToken {
                 lines.append("Admin token (shown once; keep it): \(madeAdminToken)")
@@ -225,7 +249,8 @@ struct ServeCommand: AsyncParsableCommand {
         let status: Int32
         do {
             status = try await Self.serve(
-                provider, runningThen: exec, apps: apps, onRunning: onRunning, beforeClosing: exportState, started: started.stream
+                provider, runningThen: exec, apps: apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: exportState,
+                started: started.stream
             )
         } catch {
             throw CommandFailure.fail("limited-login serve: \(describe(error))")
@@ -252,7 +277,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Serves while `command` runs, then stops the provider; the command's exit status.
     private static func serve(
-        _ provider: LimitedLoginProvider, runningThen command: String, apps: [AppRecord],
+        _ provider: LimitedLoginProvider, runningThen command: String, apps: [AppRecord], caFile: String?,
         onRunning: @escaping @Sendable (String) async -> Void, beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void,
         started: AsyncStream<String>
     ) async throws -> Int32 {
@@ -261,10 +286,11 @@ struct ServeCommand: AsyncParsableCommand {
             var iterator = started.makeAsyncIterator()
             guard let baseURL = await iterator.next() else { return }
             let urls = provider.urls
-            let variables = ServeExec.environment(
+            var variables = ServeExec.environment(
                 baseURL: baseURL, issuer: urls.issuer, discoveryURL: urls.discoveryURL, jwksURL: urls.jwksURL,
                 appID: apps.first?.id, adminToken: provider.adminToken
             )
+            if let caFile { variables["LIMITED_LOGIN_CA_FILE"] = caFile }
             do {
                 let code = try await ServeExec.run(command, adding: variables)
                 status.withLock { $0 = code }

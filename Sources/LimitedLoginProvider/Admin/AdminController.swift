@@ -30,6 +30,7 @@ struct AdminController: Sendable {
         AdminTokenController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminStateController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminLoginsController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminCertificateAuthorityController(services: services).addRoutes(to: router, guarded: adminGuard)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {

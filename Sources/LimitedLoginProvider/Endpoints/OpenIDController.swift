@@ -32,10 +32,12 @@ struct OpenIDController: Sendable {
             "user_location", "user_gender", "user_link",
         ]
         let scopes = Set(["openid"] + Permission.limitedSet.map(\.name)).sorted()
+        // Under a Facebook host name (`serve --tls`), the real service's addresses.
+        let facebook = FacebookHostContext.host != nil
         let document: JSONValue = .object([
             "issuer": .string(urls.issuer),
-            "authorization_endpoint": .string(urls.authorizationEndpoint),
-            "jwks_uri": .string(urls.jwksURL),
+            "authorization_endpoint": .string(facebook ? FacebookHosts.authorizationEndpoint : urls.authorizationEndpoint),
+            "jwks_uri": .string(facebook ? FacebookHosts.discoveryJWKSURL : urls.jwksURL),
             "response_types_supported": ["id_token", "token id_token"],
             "response_modes_supported": ["fragment", "query", "form_post"],
             "subject_types_supported": ["pairwise"],

@@ -1,4 +1,6 @@
 import Hummingbird
+import HummingbirdTLS
+import NIOSSL
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -62,9 +64,12 @@ struct BoundedHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the provider's connection limits (see ``BoundedHTTP1Channel``).
-    static func http1(limits: ConnectionLimits, logger: Logger) -> HTTPServerBuilder {
+    /// HTTP/1.1 within `limits`, inside TLS when `tls` is given (`serve --tls`).
+    static func http1(limits: ConnectionLimits, logger: Logger, tls: TLSConfiguration? = nil) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            BoundedHTTP1Channel(responder: responder, limits: limits, logger: logger)
+            let channel = BoundedHTTP1Channel(responder: responder, limits: limits, logger: logger)
+            guard let tls else { return channel }
+            return try TLSChannel(channel, tlsConfiguration: tls)
         }
     }
 }

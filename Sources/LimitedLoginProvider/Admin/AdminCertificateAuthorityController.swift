@@ -1,0 +1,35 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// `GET /_admin/ca[?include_key=true]`: the certificate of the local certificate authority that
+/// `serve --tls` made (PEM), to install where the provider should be trusted; with `include_key=true`
+/// also its private key, the one way it leaves the store (`limited-login ca export --include-key`).
+struct AdminCertificateAuthorityController: Sendable {
+    let services: ProviderServices
+
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
+        router.get("/_admin/ca") { request, _ in try await guarded(request) { try await export(request) } }
+    }
+
+    private func export(_ request: Request) async throws -> Response {
+        let includeKey: Bool
+        switch request.uri.queryParameters.get("include_key") {
+        case nil, "false"?, "0"?: includeKey = false
+        case "true"?, "1"?: includeKey = true
+        case let other?: return AdminController.error("include_key must be true or false, not \"\(other)\".", status: .badRequest)
+        }
+        let store = services.store
+        guard let certificate = try await store.settingValue(LocalCertificateAuthority.certificateSetting) else {
+            return AdminController.error(
+                "This provider has no certificate authority yet: start it with 'serve --tls' once to make one.", status: .notFound
+            )
+        }
+        var answer: [String: JSONValue] = ["certificate": .string(certificate)]
+        if includeKey {
+            guard let key = try await store.settingValue(LocalCertificateAuthority.keySetting) else { throw HTTPError(.internalServerError) }
+            answer["private_key"] = .string(key)
+            services.logger.notice("the CA's private key was exported through the admin API")
+        }
+        return Responses.json(.object(JSONObject(answer)))
+    }
+}

@@ -1,0 +1,53 @@
+/// The host names of the real service that the real SDKs call, and which of the provider's paths each
+/// serves when `serve --tls` is reached under that name (a hosts file or a proxy pointing it here).
+///
+/// - `www.facebook.com`, `m.facebook.com`, `facebook.com`: the login dialog (what the iOS SDK opens on
+///   `m.`), the certificates (`m.facebook.com/.well-known/oauth/openid/certs/`), discovery and the JWKS,
+///   and `/platform/…`.
+/// - `limited.facebook.com`: discovery and the JWKS (`/.well-known/oauth/openid/jwks/`), the certificates,
+///   and the dialog.
+/// - `graph.facebook.com`: the Graph API and `oauth/access_token`.
+///
+/// The console, the admin API, `/health`, `/metrics`, the home page and the demo callback answer only at
+/// the provider's own address.
+enum FacebookHosts {
+    static let www = "www.facebook.com"
+    static let mobile = "m.facebook.com"
+    static let bare = "facebook.com"
+    static let limited = "limited.facebook.com"
+    static let graph = "graph.facebook.com"
+    static let all = [www, mobile, bare, limited, graph]
+
+    /// The real issuer of Limited Login ID tokens.
+    static let issuer = "https://www.facebook.com"
+    static let discoveryJWKSURL = "https://limited.facebook.com/.well-known/oauth/openid/jwks/"
+    static let authorizationEndpoint = "https://www.facebook.com/dialog/oauth/"
+
+    /// The Facebook host a request names in its `Host` (without the port), or nil for any other host.
+    static func host(of authority: String?) -> String? {
+        guard var name = authority?.lowercased() else { return nil }
+        if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = String(name[..<colon]) }
+        if name.hasSuffix(".") { name.removeLast() }
+        return all.contains(name) ? name : nil
+    }
+
+    /// Whether `path` is served under the Facebook host `host`.
+    static func serves(_ path: String, on host: String) -> Bool {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let versioned = parts.first.map(DialogController.isVersion) ?? false
+        let rest = versioned ? Array(parts.dropFirst()) : parts
+        let isDialog = rest.first == "dialog" && rest.count >= 2 && rest[1] == "oauth"
+        let isOIDC = trimmed == "/.well-known/openid-configuration" || trimmed == "/.well-known/oauth/openid/jwks"
+            || trimmed == "/.well-known/oauth/openid/certs"
+        let isPage = trimmed.hasPrefix("/assets/") || trimmed == "/favicon.ico"
+        switch host {
+        case graph:
+            return (versioned && !isDialog) || trimmed == "/oauth/access_token" || trimmed == "/favicon.ico"
+        case limited:
+            return isOIDC || isDialog || isPage
+        default:
+            return isOIDC || isDialog || isPage || parts.first == "platform"
+        }
+    }
+}
