@@ -31,7 +31,7 @@ public struct ProviderConfiguration: Sendable {
     public var connectionLimits: ConnectionLimits
     /// Serve HTTPS with a certificate from a local certificate authority kept in the store, for the
     /// provider's own address and the real service's host names (`serve --tls`); the issuer is then
-    /// `https://www.facebook.com` unless ``issuer`` says otherwise.
+    /// `https://www.facebook.com` unless `issuer` says otherwise.
     public var tls: Bool = false
 
     public init(
