@@ -50,9 +50,9 @@ def browser():
 class LoginCommand:
     """`limited-login login` as a person runs it in a terminal; the dialog address is read from what it prints."""
 
-    def __init__(self, provider, state_file, *arguments):
+    def __init__(self, provider, state_file, *arguments, app_id=DEMO_APP):
         self.process = subprocess.Popen(
-            [BINARY, "login", "--app-id", DEMO_APP, "--provider", provider.base_url, "--no-browser", "--json",
+            [BINARY, "login", "--app-id", app_id, "--provider", provider.base_url, "--no-browser", "--json",
              "--state-file", state_file, *arguments],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )

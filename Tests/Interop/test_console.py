@@ -10,7 +10,6 @@ import os
 import tempfile
 from urllib.parse import quote
 
-import pytest
 import requests
 from axe_core_python.selenium import Axe
 from selenium.common.exceptions import WebDriverException
@@ -18,11 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ADMIN_TOKEN, ARTIFACTS, BINARY
-from test_browser import browser  # noqa: F401 (the headless Chromium fixture)
-import subprocess
-import re
-import time
+from conftest import ADMIN_TOKEN, ARTIFACTS
+from test_browser import LoginCommand, browser  # noqa: F401 (the headless Chromium fixture)
 
 SHOTS = os.path.join(ARTIFACTS, "console")
 APP_ID = "7770001"
@@ -30,32 +26,15 @@ APP_NAME = "Console Test App"
 WIDTHS = (1200, 390)
 
 
-class Login:
-    """`limited-login login` for an app, as a tester runs it; the dialog address is read from what it prints."""
+def login(provider, state_file, app_id, *arguments):
+    """`limited-login login` for an app, as a tester runs it (test_browser's LoginCommand)."""
+    return LoginCommand(provider, state_file, "--timeout", "60", *arguments, app_id=app_id)
 
-    def __init__(self, provider, state_file, app_id, *arguments):
-        self.process = subprocess.Popen(
-            [BINARY, "login", "--app-id", app_id, "--provider", provider.base_url, "--no-browser", "--json",
-             "--state-file", state_file, "--timeout", "60", *arguments],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        self.printed = ""
-        self.url = None
-        deadline = time.time() + 30
-        while time.time() < deadline and self.url is None:
-            line = self.process.stderr.readline()
-            if not line:
-                break
-            self.printed += line
-            match = re.search(r"(http://\S+/dialog/oauth\?\S+)", line)
-            if match:
-                self.url = match.group(1)
-        assert self.url, f"login printed no dialog address: {self.printed}"
 
-    def result(self, timeout=60):
-        output, errors = self.process.communicate(timeout=timeout)
-        assert self.process.returncode == 0, self.printed + errors
-        return json.loads(output)
+def login_result(command):
+    status, output, printed = command.finish(timeout=60)
+    assert status == 0, printed
+    return json.loads(output)
 
 
 class ConsoleUser:
@@ -145,8 +124,8 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
 
     # Carol logs in to the new app with the CLI's loopback flow.
     state = os.path.join(tempfile.mkdtemp(), "session.json")
-    login = Login(provider, state, APP_ID, "--tracking", "limited", "--permissions", "email")
-    browser.get(login.url)
+    first_login = login(provider, state, APP_ID, "--tracking", "limited", "--permissions", "email")
+    browser.get(first_login.url)
     tester.wait_for("password-form")
     tester.page("dialog-sign-in")
     browser.find_element(By.CSS_SELECTOR, "button[data-user-email='carol.console@example.com']").click()
@@ -155,7 +134,7 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
     browser.find_element(By.ID, "continue-button").click()
     tester.wait_title("Login finished")
     tester.page("sdk-login-finished")
-    first = login.result()
+    first = login_result(first_login)
     assert first["profile"]["email"] == "carol.console@example.com"
     nonce = first["authentication_token"]["nonce"]
 
@@ -173,7 +152,7 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
     assert tester.notice() == "The permission was revoked."
     grants = provider.admin("GET", f"/_admin/grants?user_id={carol['id']}").json()["grants"]
     assert [g["granted"] for g in grants if g["app_id"] == APP_ID] == [["public_profile"]]
-    again = Login(provider, state, APP_ID, "--tracking", "limited", "--permissions", "email")
+    again = login(provider, state, APP_ID, "--tracking", "limited", "--permissions", "email")
     browser.get(again.url)
     tester.wait_for("consent-form")
     assert browser.find_element(By.ID, "continue-button").text == "Continue as Carol"
@@ -186,7 +165,7 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
     assert browser.find_element(By.ID, "continue-button").text == "Continue as Dana"
     browser.find_element(By.ID, "continue-button").click()
     tester.wait_title("Login finished")
-    second = again.result()
+    second = login_result(again)
     assert second["profile"]["name"] == "Dana Added" and second["profile"]["email"] == "dana.added@example.com"
 
     # The demo app's dialog from the home page, cancelled: the page that says so leads back.
