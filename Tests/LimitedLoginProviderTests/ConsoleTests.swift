@@ -201,6 +201,10 @@ struct ConsoleTests {
             let signature = String(token.split(separator: ".")[2])
             #expect(!page.body.contains(signature) && !page.body.contains(token), "the console shows claims, not the token")
             #expect(!String(describing: logins.object).contains(signature))
+
+            // A reset forgets them with everything else.
+            #expect(try await admin(client, "/_admin/reset", method: .post).status == .ok)
+            #expect(try await admin(client, "/_admin/logins").object["logins"]?.arrayValue?.isEmpty == true)
         }
     }
 

@@ -38,6 +38,7 @@ struct AdminStateController: Sendable {
         }
         try await services.store.reset()
         services.scenarios.clear()
+        services.recentLogins.removeAll()
         var seeded = false
         if !empty { seeded = try await FixtureLoader(store: services.store).seedDemoDataIfEmpty() }
         try await services.store.setSetting(Self.emptiedSetting, to: empty ? "1" : "0")
