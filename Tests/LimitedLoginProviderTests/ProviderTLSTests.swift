@@ -1,9 +1,12 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import LimitedLoginTestSupport
+import NIOCore
+import NIOSSL
 import SwiftASN1
 import Testing
 import X509
@@ -30,6 +33,48 @@ struct ProviderTLSTests {
             #expect(withKey.object["private_key"]?.stringValue == first.privateKeyPEM)
             let bad = try await admin(client, "/_admin/ca?include_key=maybe")
             #expect(bad.status == .badRequest && bad.message == "include_key must be true or false, not \"maybe\".")
+        }
+    }
+
+    @Test("a live provider with TLS answers a client that trusts only its CA, under its own address and a Facebook host name; a client without the CA refuses it")
+    func servesHTTPS() async throws {
+        var configuration = TestFixtures.configuration(publicBaseURL: nil)
+        configuration.tls = true
+        try await withLiveProvider(configuration) { baseURL, _, provider in
+            #expect(baseURL.hasPrefix("https://127.0.0.1:"))
+            let authority = try NIOSSLCertificate(bytes: Array(try #require(provider.certificateAuthorityPEM).utf8), format: .pem)
+            var trusting = TLSConfiguration.makeClientConfiguration()
+            trusting.trustRoots = .certificates([authority])
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: trusting))
+            let untrusting = HTTPClient(eventLoopGroupProvider: .singleton)
+            do {
+                let health = try await client.execute(HTTPClientRequest(url: baseURL + "/health"), timeout: .seconds(10))
+                #expect(health.status == .ok)
+                var discovery = HTTPClientRequest(url: baseURL + "/.well-known/openid-configuration/")
+                discovery.headers.replaceOrAdd(name: "Host", value: "limited.facebook.com")
+                let answer = try await client.execute(discovery, timeout: .seconds(10))
+                let body = try await answer.body.collect(upTo: 1 << 16)
+                let document = try #require(try StrictJSONParser().parse(Array(body.readableBytesView)).objectValue)
+                #expect(document["issuer"]?.stringValue == "https://www.facebook.com")
+                #expect(document["jwks_uri"]?.stringValue == "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
+                var console = HTTPClientRequest(url: baseURL + "/_console")
+                console.headers.replaceOrAdd(name: "Host", value: "www.facebook.com")
+                #expect(try await client.execute(console, timeout: .seconds(10)).status == .notFound)
+
+                // AsyncHTTPClient retries a failed handshake until the deadline, then throws the last failure.
+                do {
+                    _ = try await untrusting.execute(HTTPClientRequest(url: baseURL + "/health"), timeout: .seconds(2))
+                    Issue.record("a client without the CA accepted the certificate")
+                } catch {
+                    #expect(String(reflecting: error).contains("CERTIFICATE_VERIFY_FAILED"), "\(String(reflecting: error))")
+                }
+            } catch {
+                try? await client.shutdown()
+                try? await untrusting.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+            try await untrusting.shutdown()
         }
     }
 
