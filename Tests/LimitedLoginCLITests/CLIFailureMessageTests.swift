@@ -153,7 +153,7 @@ struct CLIFailureMessageTests {
             process.standardOutput = output
             process.standardError = error
             try ProcessLaunch.run(process)
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            let errorData = PipeReader.readToEnd(error.fileHandleForReading)
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
         }

@@ -49,10 +49,10 @@ struct CLIProcess {
         nonisolated(unsafe) var errorData = Data()
         let reading = DispatchSemaphore(value: 0)
         Thread {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
+            errorData = PipeReader.readToEnd(error.fileHandleForReading)
             reading.signal()
         }.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = PipeReader.readToEnd(output.fileHandleForReading)
         reading.wait()
         process.waitUntilExit()
         return Result(

@@ -26,9 +26,9 @@ final class RunningCommand: @unchecked Sendable {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         let (out, err) = (standardOutput, standardError)
-        output.fileHandleForReading.readabilityHandler = { out.append(String(decoding: $0.availableData, as: UTF8.self)) }
-        error.fileHandleForReading.readabilityHandler = { err.append(String(decoding: $0.availableData, as: UTF8.self)) }
         try await ProcessLaunch.start(process)
+        PipeReader.follow(output.fileHandleForReading) { out.append(String(decoding: $0, as: UTF8.self)) }
+        PipeReader.follow(error.fileHandleForReading) { err.append(String(decoding: $0, as: UTF8.self)) }
     }
 
     var output: String { standardOutput.value }

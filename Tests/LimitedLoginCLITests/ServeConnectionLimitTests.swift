@@ -102,8 +102,8 @@ struct ServeConnectionLimitTests {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
-            output.fileHandleForReading.readabilityHandler = { printed.append(String(decoding: $0.availableData, as: UTF8.self)) }
             try await ProcessLaunch.start(process)
+            PipeReader.follow(output.fileHandleForReading) { printed.append(String(decoding: $0, as: UTF8.self)) }
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             for _ in 0..<300 where !printed.value.contains("(Ctrl-C stops)") && process.isRunning {
                 try await Task.sleep(for: .milliseconds(100))

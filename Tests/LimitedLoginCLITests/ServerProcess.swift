@@ -45,10 +45,8 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = output
         let printed = OutputBuffer()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            printed.append(String(decoding: handle.availableData, as: UTF8.self))
-        }
         try await ProcessLaunch.start(process)
+        PipeReader.follow(output.fileHandleForReading) { printed.append(String(decoding: $0, as: UTF8.self)) }
         for _ in 0..<300 {
             let text = printed.value
             if text.contains("(Ctrl-C stops)"),
