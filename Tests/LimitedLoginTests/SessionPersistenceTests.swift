@@ -33,7 +33,7 @@ struct SessionPersistenceTests {
             let (manager, _) = provider.manager(alice, session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             #expect(FileManager.default.fileExists(atPath: store.path))
-            try manager.logOut()
+            manager.logOut()
             #expect(session.accessToken == nil)
             #expect(session.authenticationToken == nil)
             #expect(session.profile == nil)
@@ -65,7 +65,7 @@ struct SessionPersistenceTests {
             let limitedToken = session.authenticationToken, limitedProfile = session.profile
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             let classic = session.snapshot
-            try manager.logOut()
+            manager.logOut()
 
             var changes: [SessionChange] = []
             for await change in stream {
@@ -120,22 +120,23 @@ struct SessionPersistenceTests {
     }
 
     @Test("login button: tracking defaults to enabled; an invalid nonce is not kept and a fresh UUID is used")
+    @MainActor
     func loginButton() throws {
-        var button = LoginButton(permissions: ["email"])
+        let button = FBLoginButton(permissions: ["email"], loginManager: LoginManager(appID: "1", session: LoginSession(store: nil)))
         #expect(button.loginTracking == .enabled)
         button.nonce = "has space"
         #expect(button.nonce == nil)
-        let configuration = try #require(button.makeConfiguration())
+        let configuration = try #require(button.makeLoginConfiguration())
         #expect(UUID(uuidString: configuration.nonce) != nil)
         button.nonce = ""
         #expect(button.nonce == nil)
         button.nonce = "good-nonce"
-        #expect(button.makeConfiguration()?.nonce == "good-nonce")
+        #expect(button.makeLoginConfiguration()?.nonce == "good-nonce")
         button.nonce = "tab\there"
         #expect(button.nonce == nil)
         button.loginTracking = .limited
         button.permissions = ["user_likes"]
-        #expect(button.makeConfiguration() == nil)
+        #expect(button.makeLoginConfiguration() == nil)
     }
 }
 
