@@ -46,7 +46,7 @@ public struct LoginConfiguration: Sendable, Equatable {
 
     /// The iOS SDK's initializers that take permission names (`["email", "user_friends"]`): each name
     /// becomes a ``Permission`` (a known case, or ``Permission/custom(_:)``), with the same rules as
-    /// ``init(permissions:tracking:nonce:messengerPageId:authType:codeVerifier:)``. An array literal of
+    /// the `Set<Permission>` initializer. An array literal of
     /// strings picks this initializer, as it does in the iOS SDK.
     public init?(
         permissions: [String],

@@ -18,8 +18,15 @@ public struct AuthorizationRequest: Sendable {
     /// `response_type` of a classic login: a code (exchanged with the PKCE verifier) and an ID token.
     public static let classicResponseType = "code,id_token,graph_domain"
 
-    /// - Parameter extraParameters: sent after the others, such as `prompt=none` and `id_token_hint` for a
-    ///   silent refresh.
+    /// The request for one login.
+    ///
+    /// - Parameters:
+    ///   - appID: the app's ID (`client_id`).
+    ///   - configuration: the permissions, tracking, nonce, `auth_type` and Messenger page to ask with.
+    ///   - redirectURI: where the dialog sends its answer.
+    ///   - endpoints: where the dialog is.
+    ///   - extraParameters: sent after the others, such as `prompt=none` and `id_token_hint` for a
+    ///     silent refresh.
     public init(
         appID: String, configuration: LoginConfiguration, redirectURI: String, endpoints: LoginEndpoints,
         extraParameters: [(name: String, value: String)] = []

@@ -8,7 +8,7 @@ extension LoginManager {
     ///
     /// The silent path asks the dialog with `prompt=none` and the current token as `id_token_hint`: the
     /// provider answers at once, with a new ID token when the person is still signed in and the grant
-    /// covers ``Profile/permissions``, else with `login_required` or `consent_required`. `.automatic`
+    /// covers `Profile.permissions`, else with `login_required` or `consent_required`. `.automatic`
     /// then falls back to an explicit limited login; `.silentOnly` reports the error. The new token must be
     /// for the same person (`sub` = `Profile.current.userID`), or nothing changes (`userMismatch`).
     public func refreshLimitedLogin(

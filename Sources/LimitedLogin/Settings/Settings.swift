@@ -7,7 +7,7 @@ import Synchronization
 /// On iOS the values come from `Info.plist`; here each value is taken, in this order, from what code set,
 /// from an environment variable named like the `Info.plist` key (`FacebookAppID`, `FacebookClientToken`,
 /// `FacebookDisplayName`, `FacebookGraphAPIVersion`, `FacebookAdvertiserTrackingEnabled`,
-/// `LimitedLoginProviderURL`), or from the same keys in a JSON object file (``SettingsFile``). ``shared``
+/// `LimitedLoginProviderURL`), or from the same keys in a JSON object file. ``shared``
 /// reads `$LIMITED_LOGIN_SETTINGS_FILE`, else `FacebookSettings.json` in the working directory.
 public final class Settings: Sendable {
     /// The process's settings, read by `LoginManager()` and `FBLoginButton()`.
