@@ -90,3 +90,20 @@ struct GamingAppsAndMessengerTests {
         }
     }
 }
+
+@Suite("Provider: fixtures with an age range")
+struct AgeRangeFixtureTests {
+    @Test("an age range with min above max, or no bound, is refused by the admin API")
+    func badAgeRange() async throws {
+        try await withProvider(KeyRotationAndAdminTests.configuration()) { client, _ in
+            for range in [#"{"min":21,"max":18}"#, "{}"] {
+                let answer = try await admin(client, "/_admin/users", json: #"""
+                    {"first_name":"Fay","last_name":"Range","email":"fay@example.com","pickable":true,"age_range":\#(range)}
+                    """#)
+                #expect(answer.0 == .badRequest)
+                #expect(answer.1["error"]?.objectValue?["message"]?.stringValue
+                    == "User fay@example.com has an age range without a bound, with a negative one, or with min above max.")
+            }
+        }
+    }
+}

@@ -290,6 +290,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             if let birthday = user.birthday, Birthday.date(from: birthday) == nil {
                 throw .invalid("user \(user.email) has birthday \"\(birthday)\"; use MM/DD/YYYY")
             }
+            if let range = user.ageRange, UserAgeRange(min: range.min, max: range.max) == nil {
+                throw .invalid("user \(user.email) has an age range without a bound, with a negative one, or with min above max")
+            }
         }
         for grant in grants ?? [] {
             for name in grant.granted + grant.declined where !Permission(name: name).isValid {
