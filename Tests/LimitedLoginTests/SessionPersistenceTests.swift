@@ -139,39 +139,3 @@ struct SessionPersistenceTests {
         #expect(button.makeLoginConfiguration() == nil)
     }
 }
-
-/// The iOS-shaped statics (`AccessToken.current` …) read and write `LoginSession.shared`, which saves to
-/// `$LIMITED_LOGIN_STATE_FILE`. The only test that touches the shared session.
-@Suite("SDK: the shared session")
-struct SharedSessionTests {
-    @Test("AccessToken.current, AuthenticationToken.current and Profile.current are saved where the environment says")
-    func staticsUseTheSharedSession() throws {
-        // scripts/test sets the variable before the test process starts: setenv while other tests start
-        // processes (and read the environment) on other threads can crash them. Run alone, the test sets it.
-        let path: String
-        if let given = ProcessInfo.processInfo.environment["LIMITED_LOGIN_STATE_FILE"], !given.isEmpty {
-            path = given
-        } else {
-            path = temporaryStatePath()
-            setenv("LIMITED_LOGIN_STATE_FILE", path, 1)
-        }
-        #expect(FileTokenStore.defaultPath == path)
-        #expect((LoginSession.shared.store as? FileTokenStore)?.path == path)
-
-        let token = AuthenticationToken(tokenString: "a.b.c", nonce: "shared-nonce")
-        AuthenticationToken.current = token
-        Profile.current = Profile(userID: "42", name: "Shared Person")
-        let access = AccessToken(
-            tokenString: "EAAshared", permissions: ["email"], declinedPermissions: [], expiredPermissions: [], appID: "1",
-            userID: "42", expirationDate: Date().addingTimeInterval(60), dataAccessExpirationDate: Date().addingTimeInterval(120)
-        )
-        AccessToken.current = access
-        #expect(AccessToken.isCurrentAccessTokenActive)
-        #expect(LoginSession.shared.snapshot == SessionSnapshot(accessToken: access, authenticationToken: token, profile: Profile.current))
-        #expect(try FileTokenStore(path: path).load()?.authenticationToken == token)
-
-        try LoginSession.shared.clear()
-        #expect(AccessToken.current == nil && AuthenticationToken.current == nil && Profile.current == nil)
-        #expect(!FileManager.default.fileExists(atPath: path))
-    }
-}

@@ -13,23 +13,30 @@ import Darwin
 /// Runs the seeds' Swift samples as an app would: `Settings.shared` pointing at a real provider on
 /// loopback, the shared session (in a temporary file), and a scripted person in the browser's place.
 /// Serialized: the samples use the process's shared settings and session.
-@Suite("Seeds: the iOS samples, compiled and run", .serialized)
+@Suite("Seeds: the iOS samples, and the shared session they use", .serialized)
 struct SeedSamplesTests {
-    /// Points the shared session at a temporary file before anything touches it, so that no test writes
+    /// The shared session's file: `$LIMITED_LOGIN_STATE_FILE` as `scripts/test` sets it before the process
+    /// starts, else a temporary file set here before anything touches the shared session (`setenv` while
+    /// other tests start processes on other threads can crash them, hence the script's way first). Never
     /// the user's own saved login.
-    static let sharedSession: LoginSession = {
+    static let sharedStatePath: String = {
+        if let given = ProcessInfo.processInfo.environment["LIMITED_LOGIN_STATE_FILE"], !given.isEmpty { return given }
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("limited-login-seeds-\(UUID().uuidString)").appendingPathComponent("session.json").path
         setenv("LIMITED_LOGIN_STATE_FILE", path, 1)
-        return LoginSession.shared
+        return path
     }()
+
+    static var sharedSession: LoginSession {
+        _ = sharedStatePath
+        return LoginSession.shared
+    }
 
     /// Configures `Settings.shared` for the provider and Alice, waits for `body`'s login to set the shared
     /// session, and returns what it set.
     static func runSample(_ provider: String, _ body: @Sendable () async -> Void) async throws -> SessionSnapshot {
         let session = sharedSession
-        let path = try #require((session.store as? FileTokenStore)?.path)
-        #expect(path.contains("limited-login-seeds-"), "the shared session must not be the user's own file")
+        #expect((session.store as? FileTokenStore)?.path == sharedStatePath, "the shared session must not be the user's own file")
         LoginManager(settings: .shared, session: session).logOut()
         Settings.shared.appID = TestFixtures.appID
         Settings.shared.loginEndpoints = .provider(try #require(URL(string: provider)))
@@ -115,5 +122,30 @@ struct SeedSamplesTests {
             #expect(token.claims()?.sub == profile.userID)
             #expect(AccessToken.current == nil)
         }
+    }
+
+    // Moved here from LimitedLoginTests (SharedSessionTests): every test of the process that uses
+    // LoginSession.shared is in this serialized suite, so that none sees another's values.
+    @Test("AccessToken.current, AuthenticationToken.current and Profile.current are saved where the environment says")
+    func staticsUseTheSharedSession() throws {
+        let path = Self.sharedStatePath
+        #expect(FileTokenStore.defaultPath == path)
+        #expect((LoginSession.shared.store as? FileTokenStore)?.path == path)
+
+        let token = AuthenticationToken(tokenString: "a.b.c", nonce: "shared-nonce")
+        AuthenticationToken.current = token
+        Profile.current = Profile(userID: "42", name: "Shared Person")
+        let access = AccessToken(
+            tokenString: "EAAshared", permissions: ["email"], declinedPermissions: [], expiredPermissions: [], appID: "1",
+            userID: "42", expirationDate: Date().addingTimeInterval(60), dataAccessExpirationDate: Date().addingTimeInterval(120)
+        )
+        AccessToken.current = access
+        #expect(AccessToken.isCurrentAccessTokenActive)
+        #expect(LoginSession.shared.snapshot == SessionSnapshot(accessToken: access, authenticationToken: token, profile: Profile.current))
+        #expect(try FileTokenStore(path: path).load()?.authenticationToken == token)
+
+        try LoginSession.shared.clear()
+        #expect(AccessToken.current == nil && AuthenticationToken.current == nil && Profile.current == nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
