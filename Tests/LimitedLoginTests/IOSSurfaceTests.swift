@@ -62,6 +62,42 @@ struct IOSSurfaceTests {
         }
     }
 
+    @Test("logIn(permissions:from:handler:) is a classic login whose handler gets the result")
+    func logInWithPermissionNames() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            let (result, error) = await withCheckedContinuation { continuation in
+                manager.logIn(permissions: ["email"], from: nil) { result, error in
+                    continuation.resume(returning: (result, error as? LoginError))
+                }
+            }
+            #expect(error == nil)
+            #expect(result?.tracking == .enabled)
+            #expect(result?.token == session.accessToken)
+            #expect(session.accessToken?.hasGranted(.email) == true)
+
+            let refused = await withCheckedContinuation { continuation in
+                manager.logIn(permissions: ["Not A Permission"], from: nil) { result, error in
+                    continuation.resume(returning: (result == nil, error as? LoginError))
+                }
+            }
+            #expect(refused.0)
+            #expect(refused.1 == .invalidConfiguration)
+        }
+    }
+
+    @Test("an explicit graph API version wins over the endpoints'; endpoints set in code keep theirs otherwise")
+    func graphVersions() throws {
+        let settings = Settings()
+        var endpoints = LoginEndpoints.provider(try #require(URL(string: "http://127.0.0.1:1")))
+        endpoints.graphVersion = "v19.0"
+        settings.loginEndpoints = endpoints
+        #expect(settings.loginEndpoints.graphVersion == "v19.0")
+        settings.graphAPIVersion = "v20.0"
+        #expect(settings.loginEndpoints.graphVersion == "v20.0")
+    }
+
     @Test("LoginError carries the iOS SDK's codes and domain")
     func errorCodes() {
         #expect(LoginError.errorDomain == "com.facebook.sdk.login")

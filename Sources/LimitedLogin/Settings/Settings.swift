@@ -82,14 +82,20 @@ public final class Settings: Sendable {
     }
 
     /// Where logins go (not in the iOS SDK, whose hosts are fixed): the real service, or a provider of
-    /// this project. `LimitedLoginProviderURL` sets a provider's base URL; the Graph API version is
-    /// ``graphAPIVersion``.
+    /// this project. `LimitedLoginProviderURL` sets a provider's base URL. The Graph API version in its paths
+    /// is ``graphAPIVersion`` when that was set (in code, the environment or the file), else the one of the
+    /// endpoints code set, else ``defaultGraphAPIVersion``.
     public var loginEndpoints: LoginEndpoints {
         get {
-            var endpoints = values.withLock { $0.loginEndpoints }
+            let (set, version) = values.withLock { ($0.loginEndpoints, $0.graphAPIVersion) }
+            var endpoints = set
                 ?? sources.string("LimitedLoginProviderURL").flatMap(URL.init(string:)).map(LoginEndpoints.provider)
                 ?? .facebook
-            endpoints.graphVersion = graphAPIVersion
+            if let explicit = version ?? sources.string("FacebookGraphAPIVersion") {
+                endpoints.graphVersion = explicit
+            } else if set == nil {
+                endpoints.graphVersion = defaultGraphAPIVersion
+            }
             return endpoints
         }
         set { values.withLock { $0.loginEndpoints = newValue } }
