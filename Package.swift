@@ -246,6 +246,11 @@ let package = Package(
                 "LimitedLoginTestSupport",
             ]
         ),
+        // The seeds' Swift samples as written, compiled against the SDK and run against a provider on loopback.
+        .testTarget(
+            name: "SeedSamplesTests",
+            dependencies: ["LimitedLogin", "LimitedLoginProvider", "LimitedLoginTestSupport"]
+        ),
         .testTarget(
             name: "LimitedLoginCLITests",
             dependencies: [

@@ -2,8 +2,8 @@ extension Permission {
     /// The permissions a limited login may ask for (Facebook's Limited Login documentation), with
     /// `openid`, which every login implies.
     public static let limitedSet: Set<Permission> = [
-        .publicProfile, .email, .gamingProfile, .gamingUserPicture, .custom("user_age_range"), .userBirthday,
-        .userFriends, .userGender, .userHometown, .custom("user_link"), .userLocation, .userMessengerContact,
+        .publicProfile, .email, .gamingProfile, .gamingUserPicture, .userAgeRange, .userBirthday,
+        .userFriends, .userGender, .userHometown, .userLink, .userLocation, .userMessengerContact,
         .openid,
     ]
 

@@ -20,6 +20,8 @@ public struct LoginConfiguration: Sendable, Equatable {
     public let tracking: LoginTracking
     /// The nonce the ID token must carry.
     public let nonce: String
+    /// The Facebook Page a `user_messenger_contact` grant lets contact the person (`messenger_page_id`).
+    public let messengerPageId: String?
     /// `auth_type`, or nil to send none.
     public let authType: LoginAuthType?
     /// The PKCE verifier for the classic code flow.
@@ -29,6 +31,7 @@ public struct LoginConfiguration: Sendable, Equatable {
         permissions: Set<Permission> = [],
         tracking: LoginTracking = .enabled,
         nonce: String = UUID().uuidString,
+        messengerPageId: String? = nil,
         authType: LoginAuthType? = .rerequest,
         codeVerifier: CodeVerifier = CodeVerifier()
     ) {
@@ -36,8 +39,27 @@ public struct LoginConfiguration: Sendable, Equatable {
         self.requestedPermissions = permissions
         self.tracking = tracking
         self.nonce = nonce
+        self.messengerPageId = messengerPageId
         self.authType = authType
         self.codeVerifier = codeVerifier
+    }
+
+    /// The iOS SDK's initializers that take permission names (`["email", "user_friends"]`): each name
+    /// becomes a ``Permission`` (a known case, or ``Permission/custom(_:)``), with the same rules as
+    /// the `Set<Permission>` initializer. An array literal of
+    /// strings picks this initializer, as it does in the iOS SDK.
+    public init?(
+        permissions: [String],
+        tracking: LoginTracking,
+        nonce: String = UUID().uuidString,
+        messengerPageId: String? = nil,
+        authType: LoginAuthType? = .rerequest,
+        codeVerifier: CodeVerifier = CodeVerifier()
+    ) {
+        self.init(
+            permissions: Set(permissions.map(Permission.init(name:))), tracking: tracking, nonce: nonce,
+            messengerPageId: messengerPageId, authType: authType, codeVerifier: codeVerifier
+        )
     }
 
     /// The same rules as the initializer, with the reason for a refusal.

@@ -2,7 +2,7 @@ import LimitedLoginJOSE
 
 /// A permission an app asks a person to grant, by its Graph API name.
 ///
-/// The cases are those of the iOS SDK's `Permission` enum plus `openid`, `gaming_profile`,
+/// The cases are those of the iOS SDK's `Permission` enum (18.x, with `userLink` and `userAgeRange`) plus `openid`, `gaming_profile`,
 /// `gaming_user_picture` and `user_messenger_contact`. Every other name is ``custom(_:)``; a custom name
 /// is valid only when it is non-empty and made of `a-z` and `_` (see ``isValid``). Two permissions are
 /// equal when their names are, so `.custom("email") == .email`.
@@ -80,6 +80,10 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
     case pagesManageInstantArticles
     /// Ads Insights for ad accounts the person can see.
     case adsRead
+    /// The link to the person's Facebook profile.
+    case userLink
+    /// The person's age range.
+    case userAgeRange
     /// OpenID Connect sign-in; always implied.
     case openid
     /// The person's gaming profile.
@@ -138,6 +142,8 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
         case .pagesManageCta: return "pages_manage_cta"
         case .pagesManageInstantArticles: return "pages_manage_instant_articles"
         case .adsRead: return "ads_read"
+        case .userLink: return "user_link"
+        case .userAgeRange: return "user_age_range"
         case .openid: return "openid"
         case .gamingProfile: return "gaming_profile"
         case .gamingUserPicture: return "gaming_user_picture"
@@ -185,6 +191,8 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
         .pagesManageCta,
         .pagesManageInstantArticles,
         .adsRead,
+        .userLink,
+        .userAgeRange,
         .openid,
         .gamingProfile,
         .gamingUserPicture,

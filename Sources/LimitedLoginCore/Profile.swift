@@ -2,7 +2,7 @@ import Foundation
 
 /// The person who logged in, as the app may see them.
 ///
-/// After a limited login it is built from the ID token's claims (``init(claims:refreshDate:isLimited:)``), the
+/// After a limited login it is built from the ID token's claims (``init(claims:refreshDate:isLimited:permissions:)``), the
 /// mapping of SPEC section 7, and ``isLimited`` is true.
 public struct Profile: Sendable, Equatable, Codable {
     /// The app-scoped user ID.
@@ -24,6 +24,9 @@ public struct Profile: Sendable, Equatable, Codable {
     public let hometown: Location?
     public let location: Location?
     public let gender: String?
+    /// The permissions the person granted at the login this profile came from (the iOS SDK's
+    /// `Profile.permissions`); nil when unknown.
+    public let permissions: Set<String>?
     /// True when the profile came from a limited login's ID token.
     public let isLimited: Bool
 
@@ -31,7 +34,8 @@ public struct Profile: Sendable, Equatable, Codable {
         userID: String, firstName: String? = nil, middleName: String? = nil, lastName: String? = nil,
         name: String? = nil, linkURL: URL? = nil, refreshDate: Date = Date(), imageURL: URL? = nil,
         email: String? = nil, friendIDs: [String]? = nil, birthday: Date? = nil, ageRange: UserAgeRange? = nil,
-        hometown: Location? = nil, location: Location? = nil, gender: String? = nil, isLimited: Bool = false
+        hometown: Location? = nil, location: Location? = nil, gender: String? = nil, isLimited: Bool = false,
+        permissions: Set<String>? = nil
     ) {
         self.userID = userID
         self.firstName = firstName
@@ -49,10 +53,13 @@ public struct Profile: Sendable, Equatable, Codable {
         self.location = location
         self.gender = gender
         self.isLimited = isLimited
+        self.permissions = permissions
     }
 
     /// The profile an ID token describes.
-    public init(claims: AuthenticationTokenClaims, refreshDate: Date = Date(), isLimited: Bool = true) {
+    public init(
+        claims: AuthenticationTokenClaims, refreshDate: Date = Date(), isLimited: Bool = true, permissions: Set<String>? = nil
+    ) {
         self.init(
             userID: claims.sub,
             firstName: claims.givenName,
@@ -69,7 +76,8 @@ public struct Profile: Sendable, Equatable, Codable {
             hometown: claims.userHometown,
             location: claims.userLocation,
             gender: claims.userGender,
-            isLimited: isLimited
+            isLimited: isLimited,
+            permissions: permissions
         )
     }
 }

@@ -33,6 +33,8 @@ struct NativeError: Error, Equatable, Sendable {
         case presentationFailed = "presentation_failed"
         case dialogUnreachable = "dialog_unreachable"
         case timedOut = "timed_out"
+        case missingAppID = "missing_app_id"
+        case missingAccessToken = "missing_access_token"
     }
 
     let code: Code
@@ -75,6 +77,8 @@ extension NativeError {
         case .dialogUnreachable: code = .dialogUnreachable
         case .timedOut: code = .timedOut
         case .notSaved: code = .notSaved
+        case .missingAppID: code = .missingAppID
+        case .missingAccessToken: code = .missingAccessToken
         }
         self.init(code: code, message: error.description)
     }

@@ -22,7 +22,7 @@ struct SessionPrinter {
             for (name, value) in Self.profileFields(profile) { printLine("  \(name): \(value.displayText)") }
         }
         if let token = snapshot.authenticationToken {
-            let expiry = token.claims().map { " (expires \(Self.time($0.exp))\($0.exp <= Date() ? ", EXPIRED" : ""))" } ?? ""
+            let expiry = token.unvalidatedClaims().map { " (expires \(Self.time($0.exp))\($0.exp <= Date() ? ", EXPIRED" : ""))" } ?? ""
             printLine("ID token\(expiry):")
             printLine("  \(token.tokenString)")
             printLine("  nonce: \(token.nonce)")

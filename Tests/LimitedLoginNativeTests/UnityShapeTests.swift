@@ -96,6 +96,7 @@ struct UnityShapeTests {
             (.presentationFailed("m"), "presentation_failed"), (.dialogUnreachable(origin: "http://127.0.0.1:1", reason: "connection refused"), "dialog_unreachable"),
             (.timedOut(seconds: 1), "timed_out"),
             (.notSaved(.unwritable(path: "/p", reason: "r")), "not_saved"),
+            (.missingAppID, "missing_app_id"), (.missingAccessToken, "missing_access_token"),
           ])
     func loginErrorCodes(_ error: LoginError, _ code: String) {
         let native = NativeError(error)

@@ -33,7 +33,7 @@ struct SessionPersistenceTests {
             let (manager, _) = provider.manager(alice, session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             #expect(FileManager.default.fileExists(atPath: store.path))
-            try manager.logOut()
+            manager.logOut()
             #expect(session.accessToken == nil)
             #expect(session.authenticationToken == nil)
             #expect(session.profile == nil)
@@ -65,7 +65,7 @@ struct SessionPersistenceTests {
             let limitedToken = session.authenticationToken, limitedProfile = session.profile
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             let classic = session.snapshot
-            try manager.logOut()
+            manager.logOut()
 
             var changes: [SessionChange] = []
             for await change in stream {
@@ -120,57 +120,22 @@ struct SessionPersistenceTests {
     }
 
     @Test("login button: tracking defaults to enabled; an invalid nonce is not kept and a fresh UUID is used")
+    @MainActor
     func loginButton() throws {
-        var button = LoginButton(permissions: ["email"])
+        let button = FBLoginButton(permissions: ["email"], loginManager: LoginManager(appID: "1", session: LoginSession(store: nil)))
         #expect(button.loginTracking == .enabled)
         button.nonce = "has space"
         #expect(button.nonce == nil)
-        let configuration = try #require(button.makeConfiguration())
+        let configuration = try #require(button.makeLoginConfiguration())
         #expect(UUID(uuidString: configuration.nonce) != nil)
         button.nonce = ""
         #expect(button.nonce == nil)
         button.nonce = "good-nonce"
-        #expect(button.makeConfiguration()?.nonce == "good-nonce")
+        #expect(button.makeLoginConfiguration()?.nonce == "good-nonce")
         button.nonce = "tab\there"
         #expect(button.nonce == nil)
         button.loginTracking = .limited
         button.permissions = ["user_likes"]
-        #expect(button.makeConfiguration() == nil)
-    }
-}
-
-/// The iOS-shaped statics (`AccessToken.current` …) read and write `LoginSession.shared`, which saves to
-/// `$LIMITED_LOGIN_STATE_FILE`. The only test that touches the shared session.
-@Suite("SDK: the shared session")
-struct SharedSessionTests {
-    @Test("AccessToken.current, AuthenticationToken.current and Profile.current are saved where the environment says")
-    func staticsUseTheSharedSession() throws {
-        // scripts/test sets the variable before the test process starts: setenv while other tests start
-        // processes (and read the environment) on other threads can crash them. Run alone, the test sets it.
-        let path: String
-        if let given = ProcessInfo.processInfo.environment["LIMITED_LOGIN_STATE_FILE"], !given.isEmpty {
-            path = given
-        } else {
-            path = temporaryStatePath()
-            setenv("LIMITED_LOGIN_STATE_FILE", path, 1)
-        }
-        #expect(FileTokenStore.defaultPath == path)
-        #expect((LoginSession.shared.store as? FileTokenStore)?.path == path)
-
-        let token = AuthenticationToken(tokenString: "a.b.c", nonce: "shared-nonce")
-        AuthenticationToken.current = token
-        Profile.current = Profile(userID: "42", name: "Shared Person")
-        let access = AccessToken(
-            tokenString: "EAAshared", permissions: ["email"], declinedPermissions: [], expiredPermissions: [], appID: "1",
-            userID: "42", expirationDate: Date().addingTimeInterval(60), dataAccessExpirationDate: Date().addingTimeInterval(120)
-        )
-        AccessToken.current = access
-        #expect(AccessToken.isCurrentAccessTokenActive)
-        #expect(LoginSession.shared.snapshot == SessionSnapshot(accessToken: access, authenticationToken: token, profile: Profile.current))
-        #expect(try FileTokenStore(path: path).load()?.authenticationToken == token)
-
-        try LoginSession.shared.clear()
-        #expect(AccessToken.current == nil && AuthenticationToken.current == nil && Profile.current == nil)
-        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(button.makeLoginConfiguration() == nil)
     }
 }

@@ -18,7 +18,19 @@ public struct AuthorizationRequest: Sendable {
     /// `response_type` of a classic login: a code (exchanged with the PKCE verifier) and an ID token.
     public static let classicResponseType = "code,id_token,graph_domain"
 
-    public init(appID: String, configuration: LoginConfiguration, redirectURI: String, endpoints: LoginEndpoints) {
+    /// The request for one login.
+    ///
+    /// - Parameters:
+    ///   - appID: the app's ID (`client_id`).
+    ///   - configuration: the permissions, tracking, nonce, `auth_type` and Messenger page to ask with.
+    ///   - redirectURI: where the dialog sends its answer.
+    ///   - endpoints: where the dialog is.
+    ///   - extraParameters: sent after the others, such as `prompt=none` and `id_token_hint` for a
+    ///     silent refresh.
+    public init(
+        appID: String, configuration: LoginConfiguration, redirectURI: String, endpoints: LoginEndpoints,
+        extraParameters: [(name: String, value: String)] = []
+    ) {
         self.appID = appID
         self.configuration = configuration
         self.redirectURI = redirectURI
@@ -38,6 +50,7 @@ public struct AuthorizationRequest: Sendable {
         parameters.append("state", state)
         parameters.append("nonce", configuration.nonce)
         if let authType = configuration.authType { parameters.append("auth_type", authType.rawValue) }
+        if let pageID = configuration.messengerPageId, !pageID.isEmpty { parameters.append("messenger_page_id", pageID) }
         if limited {
             parameters.append("tp", "ios_14_do_not_track")
         } else {
@@ -46,6 +59,7 @@ public struct AuthorizationRequest: Sendable {
         }
         parameters.append("return_scopes", "true")
         parameters.append("sdk", "limited-login-swift")
+        for (name, value) in extraParameters { parameters.append(name, value) }
         var components = URLComponents(url: endpoints.dialogURL, resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = parameters.encoded
         self.url = components?.url ?? endpoints.dialogURL

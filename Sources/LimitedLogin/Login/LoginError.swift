@@ -30,6 +30,10 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
     case timedOut(seconds: Double)
     /// The login succeeded but could not be saved; nothing was set.
     case notSaved(TokenStoreError)
+    /// No app ID: neither the ``LoginManager`` nor ``Settings/appID`` has one.
+    case missingAppID
+    /// A current access token was required (to reauthorize data access) and there is none.
+    case missingAccessToken
 
     public var description: String {
         switch self {
@@ -57,6 +61,10 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no login response arrived within \(Int(seconds)) seconds"
         case .notSaved(let error):
             return "the login could not be saved: \(error.description)"
+        case .missingAppID:
+            return "no app ID: set Settings.shared.appID, FacebookAppID in the environment or the settings file, or pass one to LoginManager"
+        case .missingAccessToken:
+            return "reauthorizing data access needs a current access token (a classic login); there is none (missingAccessToken)"
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
+import Logging
 import NIOHTTP1
 
 /// Logs a person in through the dialog and sets the session's current values, as the iOS SDK's
@@ -16,7 +17,24 @@ public final class LoginManager: Sendable {
     public let endpoints: LoginEndpoints
     public let presenter: any AuthorizationPresenter
     public let session: LoginSession
-    private let verifiers: VerifierSource
+    /// The settings read at each login (``Settings/isAdvertiserTrackingEnabled``).
+    public let settings: Settings
+    let verifiers: VerifierSource
+    static let logger = Logger(label: "limited-login.login-manager")
+
+    /// A manager as an iOS app makes one, `LoginManager()`: the app ID, the endpoints and the presenter
+    /// come from ``Settings/shared``, the values it sets are `AccessToken.current` and the others.
+    public convenience init() {
+        self.init(settings: .shared)
+    }
+
+    /// A manager whose app ID, endpoints and presenter come from `settings`.
+    public convenience init(settings: Settings, session: LoginSession = .shared) {
+        self.init(
+            appID: settings.appID ?? "", endpoints: settings.loginEndpoints, presenter: settings.authorizationPresenter,
+            session: session, settings: settings
+        )
+    }
 
     /// - Parameters:
     ///   - appID: the app's ID.
@@ -25,55 +43,97 @@ public final class LoginManager: Sendable {
     ///   - session: whose values a login sets; ``LoginSession/shared`` (`AccessToken.current` …) by default.
     ///   - verifier: the ID-token verifier; by default one for `endpoints` (the real service's keys, or
     ///     the provider's discovery document).
+    ///   - settings: read at each login for ``Settings/isAdvertiserTrackingEnabled``.
     public init(
         appID: String, endpoints: LoginEndpoints = .facebook, presenter: any AuthorizationPresenter = LoopbackPresenter(),
-        session: LoginSession = .shared, verifier: TokenVerifier? = nil
+        session: LoginSession = .shared, verifier: TokenVerifier? = nil, settings: Settings = .shared
     ) {
         self.appID = appID
         self.endpoints = endpoints
         self.presenter = presenter
         self.session = session
+        self.settings = settings
         self.verifiers = VerifierSource(appID: appID, endpoints: endpoints, fixed: verifier)
     }
 
     /// Logs in; a cancel is a result with `isCancelled`, every failure a ``LoginError``.
+    ///
+    /// When ``Settings/isAdvertiserTrackingEnabled`` is false a classic configuration is performed as a
+    /// limited one, as the iOS SDK does since v17: the permissions a limited login cannot ask for are
+    /// left out and reported declined, and the result's ``LoginManagerLoginResult/tracking`` is `.limited`.
     public func logIn(configuration: LoginConfiguration?) async throws(LoginError) -> LoginManagerLoginResult {
-        guard let configuration else { throw .invalidConfiguration }
+        guard let requested = configuration else { throw .invalidConfiguration }
+        guard !appID.isEmpty else { throw .missingAppID }
+        let (configuration, leftOut) = requested.performed(advertiserTrackingEnabled: settings.isAdvertiserTrackingEnabled)
         let attempt = try await presenter.begin(appID: appID)
         let request = AuthorizationRequest(appID: appID, configuration: configuration, redirectURI: attempt.redirectURI, endpoints: endpoints)
         let callbackURL = try await attempt.present(request.url)
         switch try LoginCallback(url: callbackURL, request: request) {
         case .cancelled:
-            return .cancelled
+            return .cancelled(tracking: configuration.tracking)
         case .failed(let code, let message):
             throw .dialogFailed(code: code, message: message)
         case .success(let parameters):
-            return try await complete(request, parameters)
+            return try await complete(request, parameters, leftOut: leftOut)
         }
     }
 
-    /// Logs in and calls `completion` with the outcome, as the iOS SDK's completion-handler form.
-    public func logIn(configuration: LoginConfiguration?, completion: @escaping @Sendable (LoginResult) -> Void) {
+    /// Logs in and calls `completion` with the outcome, as the iOS SDK's
+    /// `logIn(viewController:configuration:completion:)`. `viewController` is any presenting context an
+    /// app has (a window, a view controller); the dialog is shown by ``presenter`` whatever it is.
+    public func logIn(
+        viewController: AnyObject? = nil, configuration: LoginConfiguration?,
+        completion: @escaping @Sendable (LoginResult) -> Void
+    ) {
         Task {
             let outcome: Result<LoginManagerLoginResult, LoginError>
             do throws(LoginError) { outcome = .success(try await logIn(configuration: configuration)) } catch { outcome = .failure(error) }
-            switch outcome {
-            case .success(let result) where result.isCancelled:
-                completion(.cancelled)
-            case .success(let result):
-                completion(.success(granted: result.grantedPermissions, declined: result.declinedPermissions, token: result.token))
-            case .failure(let error):
-                completion(.failed(error))
-            }
+            completion(LoginResult(outcome))
         }
     }
 
-    /// Signs out: the access token, authentication token and profile become nil, in memory and on disk.
-    public func logOut() throws(TokenStoreError) {
-        try session.clear()
+    /// The iOS SDK's `logIn(permissions:from:handler:)`: a classic login for these permission names;
+    /// `handler` gets the result (also for a cancel) or the error.
+    public func logIn(
+        permissions: [String], from viewController: AnyObject?,
+        handler: (@Sendable (LoginManagerLoginResult?, (any Error)?) -> Void)?
+    ) {
+        let configuration = LoginConfiguration(permissions: permissions, tracking: .enabled)
+        logIn(viewController: viewController, configuration: configuration) { result in
+            handler?(result.loginManagerResult, result.error)
+        }
     }
 
-    private func complete(_ request: AuthorizationRequest, _ parameters: LoginCallbackParameters) async throws(LoginError) -> LoginManagerLoginResult {
+    /// Asks the person to confirm the app's access again once data access expired, as the iOS SDK's
+    /// `reauthorizeDataAccess(from:handler:)`: a classic login with no new permissions and
+    /// `auth_type=reauthorize`. Without a current access token the handler gets
+    /// ``LoginError/missingAccessToken`` and nothing is shown.
+    public func reauthorizeDataAccess(
+        from viewController: AnyObject?, handler: @escaping @Sendable (LoginManagerLoginResult?, (any Error)?) -> Void
+    ) {
+        Task {
+            do throws(LoginError) { handler(try await reauthorizeDataAccess(), nil) } catch { handler(nil, error) }
+        }
+    }
+
+    /// ``reauthorizeDataAccess(from:handler:)`` as an async call.
+    public func reauthorizeDataAccess() async throws(LoginError) -> LoginManagerLoginResult {
+        guard session.accessToken != nil else { throw .missingAccessToken }
+        return try await logIn(configuration: LoginConfiguration(permissions: Set<Permission>(), tracking: .enabled, authType: .reauthorize))
+    }
+
+    /// Signs out: the access token, authentication token and profile become nil, in memory and on disk.
+    /// As in the iOS SDK it does not throw: when the saved file cannot be changed the failure is logged
+    /// (``LoginSession/clear()`` throws it, for callers that must know).
+    public func logOut() {
+        do { try session.clear() } catch {
+            Self.logger.error("the saved login could not be removed", metadata: ["reason": "\(error.description)"])
+        }
+    }
+
+    private func complete(
+        _ request: AuthorizationRequest, _ parameters: LoginCallbackParameters, leftOut: Set<Permission>
+    ) async throws(LoginError) -> LoginManagerLoginResult {
         let limited = request.configuration.tracking == .limited
         var idToken = parameters.idToken
         var exchanged: ExchangedCode?
@@ -100,12 +160,13 @@ public final class LoginManager: Sendable {
         let authenticationToken = AuthenticationToken(
             tokenString: idToken, nonce: request.configuration.nonce, graphDomain: parameters.graphDomain
         )
-        let profile = Profile(claims: verified.claims, isLimited: limited)
         let granted = parameters.grantedScopes
+        let declined = parameters.deniedScopes.union(leftOut)
+        let profile = Profile(claims: verified.claims, isLimited: limited, permissions: Set(granted.map(\.name)))
         let finalAccessToken = exchanged.map { answer in
             let now = Date()
             return AccessToken(
-                tokenString: answer.accessToken, permissions: granted, declinedPermissions: parameters.deniedScopes,
+                tokenString: answer.accessToken, permissions: granted, declinedPermissions: declined,
                 expiredPermissions: [], appID: appID, userID: verified.claims.sub,
                 expirationDate: now.addingTimeInterval(answer.expiresIn), refreshDate: now,
                 dataAccessExpirationDate: answer.dataAccessExpirationTime.map { Date(timeIntervalSince1970: $0) }
@@ -124,7 +185,7 @@ public final class LoginManager: Sendable {
         }
         return LoginManagerLoginResult(
             token: finalAccessToken, authenticationToken: authenticationToken, isCancelled: false,
-            grantedPermissions: granted, declinedPermissions: parameters.deniedScopes
+            grantedPermissions: granted, declinedPermissions: declined, tracking: request.configuration.tracking
         )
     }
 
@@ -173,7 +234,7 @@ public final class LoginManager: Sendable {
 
 /// The ID-token verifier of a ``LoginManager``: given, or made once from the endpoints (the real
 /// service's preset, or the provider's discovery document) and kept, with its key cache, for later logins.
-private actor VerifierSource {
+actor VerifierSource {
     let appID: String
     let endpoints: LoginEndpoints
     private var made: TokenVerifier?

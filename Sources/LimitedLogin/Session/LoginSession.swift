@@ -81,6 +81,21 @@ public final class LoginSession: Sendable {
         }
         for change in changes {
             notificationCenter.post(name: change.notificationName, object: self, userInfo: change.userInfo)
+            if case .accessToken(_, let new?) = change { announceExpiry(of: new) }
+        }
+    }
+
+    /// Posts `AccessTokenDidChange` with ``AccessTokenDidExpireKey`` when `token` expires while it is
+    /// still the current one, as the iOS SDK's expirer does.
+    private func announceExpiry(of token: AccessToken) {
+        Task { [weak self] in
+            let delay = token.expirationDate.timeIntervalSinceNow
+            if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+            guard let self, self.accessToken == token else { return }
+            self.notificationCenter.post(
+                name: .AccessTokenDidChange, object: self,
+                userInfo: [AccessTokenChangeOldKey: token, AccessTokenChangeNewKey: token, AccessTokenDidExpireKey: true]
+            )
         }
     }
 

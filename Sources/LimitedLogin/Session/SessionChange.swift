@@ -25,6 +25,12 @@ public let AuthenticationTokenChangeOldKey = "AuthenticationTokenChangeOldKey"
 public let AuthenticationTokenChangeNewKey = "AuthenticationTokenChangeNewKey"
 public let ProfileChangeOldKey = "ProfileChangeOldKey"
 public let ProfileChangeNewKey = "ProfileChangeNewKey"
+/// In an `AccessTokenDidChange` notification: `true` when the new token is for another person than the
+/// old one (logging in, out, or as someone else), as in the iOS SDK.
+public let AccessTokenDidChangeUserIDKey = "FBSDKAccessTokenDidChangeUserIDKey"
+/// In an `AccessTokenDidChange` notification: `true` when the notification says that the current token
+/// just expired (old and new are then the same token), as in the iOS SDK.
+public let AccessTokenDidExpireKey = "FBSDKAccessTokenDidExpireKey"
 
 extension SessionChange {
     var notificationName: Notification.Name {
@@ -41,6 +47,7 @@ extension SessionChange {
         case .accessToken(let old, let new):
             info[AccessTokenChangeOldKey] = old
             info[AccessTokenChangeNewKey] = new
+            if old?.userID != new?.userID { info[AccessTokenDidChangeUserIDKey] = true }
         case .authenticationToken(let old, let new):
             info[AuthenticationTokenChangeOldKey] = old
             info[AuthenticationTokenChangeNewKey] = new

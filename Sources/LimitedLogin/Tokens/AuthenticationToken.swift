@@ -1,3 +1,4 @@
+import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 
@@ -19,12 +20,28 @@ public struct AuthenticationToken: Sendable, Equatable, Codable {
         self.graphDomain = graphDomain
     }
 
-    /// The token's claims, read from its payload (not verified again: that happened at login).
-    /// Nil when the payload is not a claims object.
+    /// The token's claims while they can be relied on, as the iOS SDK's `claims()`: nil once the token
+    /// expired, when it was issued more than ten minutes ago, when its nonce is not ``nonce``, or when the
+    /// payload is not a claim set. The signature is not checked again (that happened at login).
     public func claims() -> AuthenticationTokenClaims? {
+        claims(at: Date())
+    }
+
+    /// ``claims()`` as of `now`.
+    public func claims(at now: Date) -> AuthenticationTokenClaims? {
+        guard let claims = unvalidatedClaims(), claims.exp > now,
+              claims.iat >= now.addingTimeInterval(-Self.claimsMaximumAge), claims.nonce == nonce else { return nil }
+        return claims
+    }
+
+    /// The claims of the payload whatever their dates (not in the iOS SDK): for showing an expired token.
+    public func unvalidatedClaims() -> AuthenticationTokenClaims? {
         guard let jws = try? CompactJWS(parsing: tokenString) else { return nil }
         return try? AuthenticationTokenClaims(payload: jws.payload)
     }
+
+    /// How long after `iat` ``claims()`` answers: ten minutes, as the iOS SDK.
+    public static let claimsMaximumAge: TimeInterval = 600
 
     /// The authentication token of ``LoginSession/shared``.
     public static var current: AuthenticationToken? {

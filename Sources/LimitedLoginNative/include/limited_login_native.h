@@ -124,7 +124,7 @@ void LLFBUseSystemBrowser(void);
  * and a login's failures, as the SDK names them (its LoginError):
  *   dialog_failed, invalid_id_token, bad_challenge_string, access_token_hash_mismatch,
  *   malformed_callback, provider_unavailable, code_exchange_failed, presentation_failed, timed_out,
- *   invalid_configuration
+ *   invalid_configuration, dialog_unreachable, missing_app_id, missing_access_token
  */
 
 #ifdef __cplusplus

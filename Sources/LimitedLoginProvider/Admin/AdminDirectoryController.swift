@@ -71,6 +71,7 @@ struct AdminDirectoryController: Sendable {
             "redirect_uris": .array(app.redirectURIs.map { .string($0) }),
         ]
         if let business = app.businessID { object["business_id"] = .string(business) }
+        if app.isGaming { object["gaming"] = true }
         return .object(JSONObject(object))
     }
 
@@ -85,6 +86,8 @@ struct AdminDirectoryController: Sendable {
         if let link = user.link { object["link"] = .string(link) }
         if let hometown = user.hometown { object["hometown"] = hometown.json }
         if let location = user.location { object["location"] = location.json }
+        if let range = user.ageRange { object["age_range"] = range.json }
+        if let gamingName = user.gamingName { object["gaming_name"] = .string(gamingName) }
         return .object(JSONObject(object))
     }
 
@@ -104,7 +107,7 @@ struct AdminDirectoryController: Sendable {
         do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(Self.sentence(error.reason)) }
         let record = AppRecord(
             id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name, businessID: app.businessID,
-            redirectURIs: app.redirectURIs ?? []
+            redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
         )
         do { try await store.createApp(record) } catch {
             guard case .duplicate = error else { throw error }

@@ -18,11 +18,16 @@ struct LoginCompletion: Sendable {
     /// declined otherwise; permissions not asked about keep their earlier decision (none after an
     /// uninstall, which starts afresh).
     func recordConsent(_ dialog: DialogRequest, userID: String, ticked: Set<Permission>) async throws -> GrantRecord {
-        try await recordConsent(appID: dialog.app.id, userID: userID, scope: dialog.scope, ticked: ticked)
+        try await recordConsent(
+            appID: dialog.app.id, userID: userID, scope: dialog.scope, ticked: ticked, messengerPageID: dialog.messengerPageID
+        )
     }
 
     /// The same for a consent given outside the dialog (the admin API's minting): `scope` asked, `ticked` kept.
-    func recordConsent(appID: String, userID: String, scope: [Permission], ticked: Set<Permission>) async throws -> GrantRecord {
+    /// `messengerPageID` is the request's `messenger_page_id`, kept in the grant with `user_messenger_contact`.
+    func recordConsent(
+        appID: String, userID: String, scope: [Permission], ticked: Set<Permission>, messengerPageID requestedPage: String? = nil
+    ) async throws -> GrantRecord {
         let existing = try await services.store.grant(appID: appID, userID: userID)
         var granted: Set<Permission> = []
         var declined: Set<Permission> = []
@@ -39,9 +44,14 @@ struct LoginCompletion: Sendable {
                 granted.remove(permission)
             }
         }
+        // The Messenger page stays with the grant while user_messenger_contact is granted; a new request names it again.
+        var messengerPageID = granted.contains(.userMessengerContact) ? existing?.messengerPageID : nil
+        if scope.contains(.userMessengerContact), granted.contains(.userMessengerContact), let requested = requestedPage {
+            messengerPageID = requested
+        }
         let grant = GrantRecord(
             appID: appID, userID: userID, granted: granted, declined: declined, installed: true,
-            updatedAt: ProviderTime.now()
+            updatedAt: ProviderTime.now(), messengerPageID: messengerPageID
         )
         try await services.store.saveGrant(grant)
         return grant
@@ -91,7 +101,7 @@ struct LoginCompletion: Sendable {
         if let state = dialog.target.state { parameters.append("state", state) }
         parameters.append("granted_scopes", scopes.sorted().joined(separator: ","))
         parameters.append("denied_scopes", grant.declined.map(\.name).sorted().joined(separator: ","))
-        parameters.append("graph_domain", "facebook")
+        parameters.append("graph_domain", dialog.app.graphDomain)
         services.logger.info("login completed", metadata: RequestLogContext.adding(to: [
             "app": "\(dialog.app.id)", "user": "\(user.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
             "permissions": "\(scopes.sorted().joined(separator: ","))",

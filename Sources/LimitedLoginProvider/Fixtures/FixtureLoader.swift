@@ -13,7 +13,7 @@ struct FixtureLoader: Sendable {
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
             try await store.createApp(AppRecord(
                 id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name,
-                businessID: app.businessID, redirectURIs: app.redirectURIs ?? []
+                businessID: app.businessID, redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
             ))
         }
         var idsByKey: [String: String] = [:]
@@ -56,7 +56,8 @@ struct FixtureLoader: Sendable {
             email: user.email, birthday: user.birthday, gender: user.gender,
             hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
             location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link,
-            pickable: user.isPickable
+            pickable: user.isPickable, ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) },
+            gamingName: user.gamingName
         ), passwordHash: user.passwordHash ?? user.password.map { PasswordHasher.hash($0) })
         return id
     }

@@ -40,17 +40,22 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var name: String
         public var redirectURIs: [String]?
         public var businessID: String?
+        /// True for a gaming app (`graph_domain=gaming`, `gaming_profile` and `gaming_user_picture`).
+        public var gaming: Bool?
 
-        public init(id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil) {
+        public init(
+            id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil
+        ) {
             self.id = id
             self.secret = secret
             self.name = name
             self.redirectURIs = redirectURIs
             self.businessID = businessID
+            self.gaming = gaming
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, secret, name
+            case id, secret, name, gaming
             case redirectURIs = "redirect_uris"
             case businessID = "business_id"
         }
@@ -84,6 +89,21 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// Whether the sign-in page offers the user to pick without a password; when absent, a user
         /// without a password is pickable and a user with one is not (their password protects them).
         public var pickable: Bool?
+        /// An explicit age range (`{"min":18,"max":20}`), in place of the one the birthday implies.
+        public var ageRange: AgeRange?
+        /// The avatar name gaming apps see; absent: the full name.
+        public var gamingName: String?
+
+        /// An age range as the fixtures write it.
+        public struct AgeRange: Sendable, Equatable, Codable {
+            public var min: Int?
+            public var max: Int?
+
+            public init(min: Int?, max: Int?) {
+                self.min = min
+                self.max = max
+            }
+        }
 
         /// The stored hash of the user's password, as `export` writes it (instead of `password`), so that a
         /// reloaded state keeps the same passwords without knowing them.
@@ -118,6 +138,8 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         enum CodingKeys: String, CodingKey {
             case id, email, password, birthday, gender, hometown, location, link, friends, pickable
             case passwordHash = "password_hash"
+            case ageRange = "age_range"
+            case gamingName = "gaming_name"
             case firstName = "first_name"
             case middleName = "middle_name"
             case lastName = "last_name"
@@ -131,9 +153,12 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var granted: [String]
         public var declined: [String]
         public var installed: Bool
+        /// The Messenger page of a `user_messenger_contact` grant.
+        public var messengerPageID: String?
 
         enum CodingKeys: String, CodingKey {
             case granted, declined, installed
+            case messengerPageID = "messenger_page_id"
             case appID = "app_id"
             case userID = "user_id"
         }
@@ -264,6 +289,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             }
             if let birthday = user.birthday, Birthday.date(from: birthday) == nil {
                 throw .invalid("user \(user.email) has birthday \"\(birthday)\"; use MM/DD/YYYY")
+            }
+            if let range = user.ageRange, UserAgeRange(min: range.min, max: range.max) == nil {
+                throw .invalid("user \(user.email) has an age range without a bound, with a negative one, or with min above max")
             }
         }
         for grant in grants ?? [] {

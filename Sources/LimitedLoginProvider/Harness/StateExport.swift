@@ -12,7 +12,10 @@ struct StateExport: Sendable {
         // By ID, not by creation time: an import creates everything in the same second, so only an order that
         // does not depend on when rows were made survives an export, an import and a second export.
         let apps = try await store.apps().sorted { $0.id < $1.id }.map { app in
-            ProviderFixtures.App(id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID)
+            ProviderFixtures.App(
+                id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
+                gaming: app.isGaming ? true : nil
+            )
         }
         var users: [ProviderFixtures.User] = []
         for user in try await store.users().sorted(by: { $0.id < $1.id }) {
@@ -23,12 +26,15 @@ struct StateExport: Sendable {
                 friends: try await store.friendIDs(of: user.id), pickable: user.pickable
             )
             entry.passwordHash = try await store.passwordHash(userID: user.id)
+            entry.ageRange = user.ageRange.map { .init(min: $0.min, max: $0.max) }
+            entry.gamingName = user.gamingName
             users.append(entry)
         }
         let grants = try await store.allGrants().map { grant in
             ProviderFixtures.Grant(
                 appID: grant.appID, userID: grant.userID, granted: grant.granted.map(\.name).sorted(),
-                declined: grant.declined.map(\.name).sorted(), installed: grant.installed
+                declined: grant.declined.map(\.name).sorted(), installed: grant.installed,
+                messengerPageID: grant.messengerPageID
             )
         }
         let asids = try await store.allAppScopedIDs().map { ProviderFixtures.AppScopedID(appID: $0.appID, userID: $0.userID, asid: $0.asid) }

@@ -16,7 +16,8 @@ struct StateImport: Sendable {
             guard try await store.grant(appID: grant.appID, userID: grant.userID) == nil else { continue }
             try await store.saveGrant(GrantRecord(
                 appID: grant.appID, userID: grant.userID, granted: Set(grant.granted.map { Permission(name: $0) }),
-                declined: Set(grant.declined.map { Permission(name: $0) }), installed: grant.installed, updatedAt: ProviderTime.now()
+                declined: Set(grant.declined.map { Permission(name: $0) }), installed: grant.installed, updatedAt: ProviderTime.now(),
+                messengerPageID: grant.messengerPageID
             ))
         }
         let existing = Set(try await store.signingKeys().map(\.keyID))

@@ -7,6 +7,7 @@ private struct AppRow: Codable, Sendable {
     var businessId: String?
     var redirectUris: String
     var createdAt: Int64
+    var isGaming: Int64
 
     init(_ app: AppRecord) {
         id = app.id
@@ -15,12 +16,13 @@ private struct AppRow: Codable, Sendable {
         businessId = app.businessID
         redirectUris = app.redirectURIs.joined(separator: "\n")
         createdAt = ProviderTime.now()
+        isGaming = app.isGaming ? 1 : 0
     }
 
     var record: AppRecord {
         AppRecord(
             id: id, secret: secret, name: name, businessID: businessId,
-            redirectURIs: redirectUris.split(separator: "\n").map(String.init)
+            redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0
         )
     }
 }

@@ -8,11 +8,13 @@ private struct GrantRow: Codable, Sendable {
     var declined: String
     var installed: Int64
     var updatedAt: Int64
+    var messengerPageId: String?
 
     var record: GrantRecord {
         GrantRecord(
             appID: appId, userID: userId, granted: PermissionList.decode(granted),
-            declined: PermissionList.decode(declined), installed: installed != 0, updatedAt: updatedAt
+            declined: PermissionList.decode(declined), installed: installed != 0, updatedAt: updatedAt,
+            messengerPageID: messengerPageId
         )
     }
 }
@@ -80,14 +82,15 @@ extension ProviderStore {
     public func saveGrant(_ grant: GrantRecord) async throws(StoreError) {
         try await run("grant") {
             try await db.insert(into: "ll_grants")
-                .columns("app_id", "user_id", "granted", "declined", "installed", "updated_at")
+                .columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id")
                 .values(
                     grant.appID, grant.userID, PermissionList.encode(grant.granted),
-                    PermissionList.encode(grant.declined), Int64(grant.installed ? 1 : 0), grant.updatedAt
+                    PermissionList.encode(grant.declined), Int64(grant.installed ? 1 : 0), grant.updatedAt, grant.messengerPageID
                 )
                 .onConflict(with: ["app_id", "user_id"]) {
                     $0.set(excludedValueOf: "granted").set(excludedValueOf: "declined")
                         .set(excludedValueOf: "installed").set(excludedValueOf: "updated_at")
+                        .set(excludedValueOf: "messenger_page_id")
                 }
                 .run()
         }
@@ -117,10 +120,10 @@ extension ProviderStore {
         let result = try await run("grant and friends") {
             let rows = try await db.raw("""
                 SELECT 0 AS friend, g.granted AS granted, g.declined AS declined, g.installed AS installed,
-                       g.updated_at AS updated_at, '' AS asid
+                       g.updated_at AS updated_at, '' AS asid, g.messenger_page_id AS messenger_page_id
                 FROM ll_grants g WHERE g.app_id = \(bind: appID) AND g.user_id = \(bind: userID)
                 UNION ALL
-                SELECT 1, g.granted, '', g.installed, 0, a.asid
+                SELECT 1, g.granted, '', g.installed, 0, a.asid, NULL
                 FROM ll_friendships f
                 JOIN ll_grants g ON g.user_id = f.friend_id AND g.app_id = \(bind: appID)
                 JOIN ll_app_scoped_ids a ON a.user_id = f.friend_id AND a.app_id = \(bind: appID)
@@ -135,7 +138,8 @@ extension ProviderStore {
                         appID: appID, userID: userID, granted: PermissionList.decode(granted),
                         declined: PermissionList.decode(try row.decode(column: "declined", as: String.self)),
                         installed: try row.decode(column: "installed", as: Int64.self) != 0,
-                        updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+                        updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+                        messengerPageID: try row.decode(column: "messenger_page_id", as: String?.self)
                     )
                 } else if PermissionList.contains(granted, "user_friends") {
                     friends.append(try row.decode(column: "asid", as: String.self))

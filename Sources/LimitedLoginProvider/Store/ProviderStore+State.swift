@@ -6,14 +6,15 @@ extension ProviderStore {
     /// Every grant, by app then user.
     public func allGrants() async throws(StoreError) -> [GrantRecord] {
         try await run("grants") {
-            try await db.select().columns("app_id", "user_id", "granted", "declined", "installed", "updated_at").from("ll_grants")
+            try await db.select().columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id").from("ll_grants")
                 .orderBy("app_id").orderBy("user_id").all().map { row in
                     GrantRecord(
                         appID: try row.decode(column: "app_id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
                         granted: PermissionList.decode(try row.decode(column: "granted", as: String.self)),
                         declined: PermissionList.decode(try row.decode(column: "declined", as: String.self)),
                         installed: try row.decode(column: "installed", as: Int64.self) != 0,
-                        updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+                        updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+                        messengerPageID: try row.decode(column: "messenger_page_id", as: String?.self)
                     )
                 }
         }

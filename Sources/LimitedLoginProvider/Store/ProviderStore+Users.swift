@@ -18,6 +18,9 @@ private struct UserRow: Codable, Sendable {
     var link: String?
     var createdAt: Int64
     var pickable: Int64
+    var ageRangeMin: Int64?
+    var ageRangeMax: Int64?
+    var gamingName: String?
 
     /// `passwordHash` nil: a user without a password (stored as an empty hash, which no password matches).
     init(_ user: TestUserRecord, passwordHash: String?) {
@@ -36,6 +39,9 @@ private struct UserRow: Codable, Sendable {
         link = user.link
         createdAt = ProviderTime.now()
         pickable = user.pickable ? 1 : 0
+        ageRangeMin = user.ageRange?.min.map(Int64.init)
+        ageRangeMax = user.ageRange?.max.map(Int64.init)
+        gamingName = user.gamingName
     }
 
     var record: TestUserRecord {
@@ -44,7 +50,8 @@ private struct UserRow: Codable, Sendable {
             birthday: birthday, gender: gender,
             hometown: hometownId.flatMap { id in hometownName.flatMap { Location(id: id, name: $0) } },
             location: locationId.flatMap { id in locationName.flatMap { Location(id: id, name: $0) } },
-            link: link, pickable: pickable != 0
+            link: link, pickable: pickable != 0,
+            ageRange: UserAgeRange(min: ageRangeMin.map { Int($0) }, max: ageRangeMax.map { Int($0) }), gamingName: gamingName
         )
     }
 

@@ -9,14 +9,23 @@ public struct AppRecord: Sendable, Equatable {
     public var businessID: String?
     /// Redirect URIs allowed besides `fb{appID}://authorize/` and loopback addresses.
     public var redirectURIs: [String]
+    /// True for a gaming app: its logins answer `graph_domain=gaming`, and `gaming_profile` /
+    /// `gaming_user_picture` stand in for `public_profile`.
+    public var isGaming: Bool
 
-    public init(id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = []) {
+    public init(
+        id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false
+    ) {
         self.id = id
         self.secret = secret
         self.name = name
         self.businessID = businessID
         self.redirectURIs = redirectURIs
+        self.isGaming = isGaming
     }
+
+    /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.
+    public var graphDomain: String { isGaming ? "gaming" : "facebook" }
 }
 
 /// A test user: a person who can sign in to the dialog.
@@ -32,6 +41,10 @@ public struct TestUserRecord: Sendable, Equatable {
     public var hometown: Location?
     public var location: Location?
     public var link: String?
+    /// An age range given explicitly, in place of the one the birthday implies (or for a user without one).
+    public var ageRange: UserAgeRange?
+    /// The avatar name gaming apps see (`gaming_profile`); nil: the full name.
+    public var gamingName: String?
     /// True when the sign-in page offers this user to pick without a password. Only users meant for
     /// that (the demo users, users made without a password, or ones marked so) are: a user with a
     /// password is protected by it.
@@ -40,7 +53,7 @@ public struct TestUserRecord: Sendable, Equatable {
     public init(
         id: String, firstName: String, middleName: String? = nil, lastName: String, email: String,
         birthday: String? = nil, gender: String? = nil, hometown: Location? = nil, location: Location? = nil,
-        link: String? = nil, pickable: Bool = false
+        link: String? = nil, pickable: Bool = false, ageRange: UserAgeRange? = nil, gamingName: String? = nil
     ) {
         self.id = id
         self.firstName = firstName
@@ -53,6 +66,8 @@ public struct TestUserRecord: Sendable, Equatable {
         self.location = location
         self.link = link
         self.pickable = pickable
+        self.ageRange = ageRange
+        self.gamingName = gamingName
     }
 
     /// "First Middle Last".
@@ -70,14 +85,21 @@ public struct GrantRecord: Sendable, Equatable {
     /// False once the person uninstalled the app.
     public var installed: Bool
     public var updatedAt: Int64
+    /// The Facebook Page that `user_messenger_contact` lets contact the person: the `messenger_page_id`
+    /// of the request that granted it.
+    public var messengerPageID: String?
 
-    public init(appID: String, userID: String, granted: Set<Permission>, declined: Set<Permission>, installed: Bool, updatedAt: Int64) {
+    public init(
+        appID: String, userID: String, granted: Set<Permission>, declined: Set<Permission>, installed: Bool, updatedAt: Int64,
+        messengerPageID: String? = nil
+    ) {
         self.appID = appID
         self.userID = userID
         self.granted = granted
         self.declined = declined
         self.installed = installed
         self.updatedAt = updatedAt
+        self.messengerPageID = messengerPageID
     }
 
     /// True when the app is installed and every permission of `scope` is granted.

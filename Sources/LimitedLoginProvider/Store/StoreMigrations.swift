@@ -13,6 +13,7 @@ enum StoreMigrations {
     static let all: [StoreMigration] = [
         StoreMigration(name: "0001_initial", apply: createInitialSchema),
         StoreMigration(name: "0002_sign_in_hardening", apply: addSignInHardening),
+        StoreMigration(name: "0003_gaming_apps_and_messenger_pages", apply: addGamingAndMessenger),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -122,6 +123,15 @@ enum StoreMigrations {
             .column("expires_at", type: .bigint, .notNull)
             .run()
         try await db.create(index: "ll_used_form_tokens_expiry").on("ll_used_form_tokens").column("expires_at").run()
+    }
+
+    /// Gaming apps, users' explicit age ranges and avatar names, and the Messenger page of a grant.
+    private static func addGamingAndMessenger(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_apps").column("is_gaming", type: .bigint, .notNull, .default(0)).run()
+        try await db.alter(table: "ll_users").column("age_range_min", type: .bigint).run()
+        try await db.alter(table: "ll_users").column("age_range_max", type: .bigint).run()
+        try await db.alter(table: "ll_users").column("gaming_name", type: .text).run()
+        try await db.alter(table: "ll_grants").column("messenger_page_id", type: .text).run()
     }
 
     /// Applies every migration not yet recorded, in order.

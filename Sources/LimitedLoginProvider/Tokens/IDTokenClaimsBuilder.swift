@@ -28,12 +28,23 @@ struct IDTokenClaimsBuilder: Sendable {
             "jti": .string(UUID().uuidString.lowercased()),
             "nonce": .string(nonce),
         ]
-        if granted.contains(.publicProfile) {
+        // A gaming app sees the gaming profile in place of the public one (the seeds: gaming_profile "is used in
+        // place of the public_profile permission for Facebook Login for Gaming Apps"): the avatar name, and the
+        // first name and picture only with gaming_user_picture.
+        if app.isGaming {
+            if granted.contains(.publicProfile) || granted.contains(.gamingProfile) { claims["name"] = .string(user.gamingName ?? user.fullName) }
+        } else if granted.contains(.publicProfile) {
             claims["name"] = .string(user.fullName)
             claims["given_name"] = .string(user.firstName)
             if let middle = user.middleName, !middle.isEmpty { claims["middle_name"] = .string(middle) }
             claims["family_name"] = .string(user.lastName)
             claims["picture"] = .string(pictureURL)
+        }
+        // Elsewhere the gaming permissions add what public_profile did not give.
+        if granted.contains(.gamingProfile), claims["name"] == nil { claims["name"] = .string(user.gamingName ?? user.fullName) }
+        if granted.contains(.gamingUserPicture) {
+            if claims["given_name"] == nil { claims["given_name"] = .string(user.firstName) }
+            if claims["picture"] == nil { claims["picture"] = .string(pictureURL) }
         }
         if granted.contains(.email) { claims["email"] = .string(user.email) }
         if granted.contains(.userFriends) { claims["user_friends"] = .array(friendASIDs.map { .string($0) }) }
@@ -51,6 +62,7 @@ struct IDTokenClaimsBuilder: Sendable {
 
     /// Facebook's age brackets, from the birthday: 13–17, 18–20, 21+ (and under 13).
     static func ageRange(of user: TestUserRecord, at issuedAt: Int64) -> UserAgeRange? {
+        if let explicit = user.ageRange { return explicit }
         guard let birthday = user.birthday.flatMap(Birthday.date(from:)) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
