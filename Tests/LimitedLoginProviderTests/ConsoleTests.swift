@@ -91,7 +91,7 @@ struct ConsoleTests {
 
     @Test("console actions are the admin API's: same validation messages, and the change is visible through /_admin")
     func actionsAreAdminCalls() async throws {
-        try await withProvider(harnessConfiguration()) { client, _ in
+        try await withProvider(harnessConfiguration()) { client, provider in
             let browser = DialogBrowser(client: client)
             let csrf = try #require(try await Self.signIn(browser).hiddenInput("csrf"))
 
@@ -111,6 +111,12 @@ struct ConsoleTests {
             #expect(after["name"]?.stringValue == "Renamed")
             #expect(after["redirect_uris"]?.arrayValue?.compactMap(\.stringValue) == ["https://c.example/only"])
             #expect(after["secret"]?.stringValue != secret)
+            let gaming = try await Self.act(browser, "edit-app", csrf: csrf, [("app_id", "5550001"), ("gaming_shown", "1"), ("gaming", "1")])
+            #expect(gaming.status == .seeOther)
+            #expect(try await provider.store.app(id: "5550001")?.isGaming == true)
+            let notGaming = try await Self.act(browser, "edit-app", csrf: csrf, [("app_id", "5550001"), ("gaming_shown", "1")])
+            #expect(notGaming.status == .seeOther)
+            #expect(try await provider.store.app(id: "5550001")?.isGaming == false, "an unticked box turns it off")
             let badURI = try await Self.act(browser, "edit-app", csrf: csrf, [("app_id", "5550001"), ("redirect_uris", "javascript:alert(1)")])
             #expect(badURI.status == .badRequest)
 
@@ -128,18 +134,59 @@ struct ConsoleTests {
             let duplicate = try await Self.act(browser, "create-user", csrf: csrf, [("first_name", "Zoe"), ("last_name", "Again"), ("email", "zoe@example.com"), ("pickable", "1")])
             #expect(duplicate.status == .conflict && duplicate.body.contains("already exists"), "\(duplicate.status) \(duplicate.body)")
 
+            let zoeID = try #require(zoe["id"]?.stringValue)
+            let edited2 = try await Self.act(browser, "edit-user", csrf: csrf, [
+                ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "zoe@example.com"),
+                ("birthday", "01/02/1991"), ("hometown", "Lisbon"), ("hometown_id", zoe["hometown"]?.objectValue?["id"]?.stringValue ?? ""),
+                ("pickable", "1"),
+            ])
+            #expect(edited2.status == .seeOther, "\(edited2.body.prefix(400))")
+            let zoeAfter = try #require(try await provider.store.user(id: zoeID))
+            #expect(zoeAfter.firstName == "Zoë" && zoeAfter.birthday == "01/02/1991" && zoeAfter.gender == nil && zoeAfter.location == nil)
+            #expect(zoeAfter.hometown?.id == zoe["hometown"]?.objectValue?["id"]?.stringValue, "the hometown keeps its ID")
+            let badEdit = try await Self.act(browser, "edit-user", csrf: csrf, [
+                ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "alice@example.com"), ("pickable", "1"),
+            ])
+            #expect(badEdit.status == .conflict && badEdit.body.contains("Another test user has the email alice@example.com."))
             let friends = try await Self.act(browser, "add-friends", csrf: csrf, [("user_id", "zoe@example.com"), ("friend_id", TestFixtures.alice)])
             #expect(friends.status == .seeOther)
             let page = try await browser.get("/_console?done=add-friends")
             #expect(!page.body.contains(#"id="error-message""#))
             #expect(page.body.contains("They are friends now."))
-            #expect(page.body.contains("Zoe Console") && page.body.contains(#"id="friendships""#))
+            #expect(page.body.contains("Zoë Console") && page.body.contains(#"id="friendships""#))
 
             let clock = try await Self.act(browser, "advance-clock", csrf: csrf, [("seconds", "3600")])
             #expect(clock.status == .seeOther)
             #expect(try await admin(client, "/_admin/clock").object["offset"] == .number(3600))
             let unknown = try await Self.act(browser, "drop-tables", csrf: csrf)
             #expect(unknown.status == .badRequest && unknown.body.contains("no action called drop-tables"))
+        }
+    }
+
+    @Test("POST /_admin/users/{id} changes the given fields, keeps the password unless one is given, and refuses what a new user would be refused")
+    func editUserThroughTheAdminAPI() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let path = "/_admin/users/\(TestFixtures.alice)"
+            let changed = try await admin(client, path, method: .post, json: #"{"gender":"non-binary","age_range":{"min":21},"middle_name":null}"#)
+            #expect(changed.status == .ok && changed.object["gender"]?.stringValue == "non-binary")
+            let alice = try #require(try await provider.store.user(id: TestFixtures.alice))
+            #expect(alice.ageRange?.min == 21 && alice.firstName == "Alice")
+            let kept = try #require(try await provider.store.userWithPasswordHash(email: alice.email)?.1)
+            #expect(PasswordHasher.verify("alice-pass", againstUserHash: kept), "the password is kept")
+            _ = try await admin(client, path, method: .post, json: #"{"password":"new-pass"}"#)
+            let renewed = try #require(try await provider.store.userWithPasswordHash(email: alice.email)?.1)
+            #expect(PasswordHasher.verify("new-pass", againstUserHash: renewed) && !PasswordHasher.verify("alice-pass", againstUserHash: renewed))
+
+            let unknown = try await admin(client, path, method: .post, json: #"{"id":"1"}"#)
+            #expect(unknown.status == .badRequest && unknown.message?.hasPrefix("\"id\" cannot be changed here") == true)
+            let badBirthday = try await admin(client, path, method: .post, json: #"{"birthday":"1990-01-01"}"#)
+            #expect(badBirthday.status == .badRequest && badBirthday.message?.contains("use MM/DD/YYYY") == true)
+            let noName = try await admin(client, path, method: .post, json: #"{"first_name":null}"#)
+            #expect(noName.status == .badRequest && noName.message?.contains("first_name") == true, "\(noName.message ?? "")")
+            let empty = try await admin(client, path, method: .post, json: "{}")
+            #expect(empty.status == .badRequest && empty.message?.hasPrefix("Send the fields to change") == true)
+            let nobody = try await admin(client, "/_admin/users/999", method: .post, json: #"{"gender":"x"}"#)
+            #expect(nobody.status == .notFound)
         }
     }
 

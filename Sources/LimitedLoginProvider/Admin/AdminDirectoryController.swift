@@ -23,6 +23,9 @@ struct AdminDirectoryController: Sendable {
         }
         router.get("/_admin/users") { request, _ in try await guarded(request) { try await listUsers() } }
         router.post("/_admin/users") { request, _ in try await guarded(request) { try await createUser(request) } }
+        router.post("/_admin/users/:id") { request, context in
+            try await guarded(request) { try await editUser(context.parameters.get("id") ?? "", request) }
+        }
         router.delete("/_admin/users/:id") { request, context in
             try await guarded(request) { try await deleteUser(context.parameters.get("id") ?? "") }
         }
@@ -121,11 +124,13 @@ struct AdminDirectoryController: Sendable {
         return Responses.json(.object(["success": true]))
     }
 
-    /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` (replacing the list) and `new_secret: true`.
+    /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` (replacing the list), `new_secret: true` and
+    /// `gaming`.
     private struct AppEdit: Decodable {
         var name: String?
         var redirect_uris: [String]?
         var new_secret: Bool?
+        var gaming: Bool?
     }
 
     private func editApp(_ id: String, _ request: Request) async throws -> Response {
@@ -142,12 +147,12 @@ struct AdminDirectoryController: Sendable {
         for uri in edit.redirect_uris ?? [] {
             do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
         }
-        guard edit.name != nil || edit.redirect_uris != nil || edit.new_secret == true else {
-            return bad("Send at least one of name, redirect_uris and new_secret: true.")
+        guard edit.name != nil || edit.redirect_uris != nil || edit.new_secret == true || edit.gaming != nil else {
+            return bad("Send at least one of name, redirect_uris, new_secret: true and gaming.")
         }
         let app = try await store.updateApp(
             id: id, name: edit.name, redirectURIs: edit.redirect_uris,
-            secret: edit.new_secret == true ? RandomIdentifiers.appSecret() : nil
+            secret: edit.new_secret == true ? RandomIdentifiers.appSecret() : nil, isGaming: edit.gaming
         )
         guard let app else { return AdminController.error("No app with ID \(id).", status: .notFound) }
         return Responses.json(Self.json(app))
@@ -200,6 +205,53 @@ struct AdminDirectoryController: Sendable {
         let id = user.id ?? ""
         guard let stored = try await store.user(id: id) else { throw HTTPError(.internalServerError) }
         return Responses.json(Self.json(stored, friends: try await store.friendIDs(of: id)), status: .created)
+    }
+
+    /// The fields `POST /_admin/users/:id` changes, in the fixtures file's names.
+    static let editableUserFields = [
+        "first_name", "middle_name", "last_name", "email", "password", "birthday", "gender", "hometown", "location", "link",
+        "pickable", "age_range", "gaming_name",
+    ]
+
+    /// `POST /_admin/users/:id`: the given fields replace the user's (`null` removes an optional one; a
+    /// `password` replaces theirs); the rest, their ID, friendships and grants stay. Checked as a new user is.
+    private func editUser(_ id: String, _ request: Request) async throws -> Response {
+        let body: JSONObject
+        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
+        case .failure(let error): return bad(error.message)
+        case .success(let object): body = object
+        }
+        let fields = Self.editableUserFields.joined(separator: ", ")
+        guard !body.isEmpty else { return bad("Send the fields to change: \(fields).") }
+        if let unknown = body.keys.first(where: { !Self.editableUserFields.contains($0) }) {
+            return bad("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
+        }
+        guard let existing = try await store.user(id: id) else { return AdminController.error("No test user with ID \(id).", status: .notFound) }
+        let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
+        guard case .object(var merged) = Self.json(existing, friends: []) else { throw HTTPError(.internalServerError) }
+        merged["friends"] = nil
+        for (key, value) in body { merged[key] = value == .null ? nil : value }
+        if body["password"] == nil, let storedHash { merged["password_hash"] = .string(storedHash) }
+        var user: ProviderFixtures.User
+        do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
+            return bad("The body does not fit: \(Self.describe(error)).")
+        }
+        user.id = id
+        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        let record = TestUserRecord(
+            id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
+            birthday: user.birthday, gender: user.gender, hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
+            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link, pickable: user.isPickable,
+            ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) }, gamingName: user.gamingName
+        )
+        do {
+            try await store.updateUser(record, passwordHash: user.passwordHash ?? user.password.map { PasswordHasher.hash($0) })
+        } catch {
+            guard case .duplicate = error else { throw error }
+            return AdminController.error("Another test user has the email \(user.email).", status: .conflict)
+        }
+        guard let stored = try await store.user(id: id) else { throw HTTPError(.internalServerError) }
+        return Responses.json(Self.json(stored, friends: try await store.friendIDs(of: id)))
     }
 
     private func deleteUser(_ id: String) async throws -> Response {

@@ -24,6 +24,7 @@ struct ConsoleAction: Sendable {
         "delete-app": ("The app was deleted.", "apps"),
         "create-user": ("The test user was created.", "users"),
         "generate-user": ("A test user was generated.", "users"),
+        "edit-user": ("The test user was changed.", "users"),
         "delete-user": ("The test user was deleted.", "users"),
         "revoke-permission": ("The permission was revoked.", "grants"),
         "uninstall": ("The app was uninstalled for that person.", "grants"),
@@ -51,6 +52,7 @@ struct ConsoleAction: Sendable {
             let uris = field.lines("redirect_uris")
             if !uris.isEmpty { app["redirect_uris"] = .array(uris.map { .string($0) }) }
             if let business = field.optional("business_id") { app["business_id"] = .string(business) }
+            if field.optional("gaming") == "1" { app["gaming"] = true }
             return ConsoleAction(method: .post, path: "/_admin/apps", body: .json(.object(JSONObject(app))), name: name)
         case "edit-app":
             let id = try field.id("app_id")
@@ -58,6 +60,8 @@ struct ConsoleAction: Sendable {
             if let name = field.optional("name") { edit["name"] = .string(name) }
             if form.all("redirect_uris").count == 1 { edit["redirect_uris"] = .array(field.lines("redirect_uris").map { .string($0) }) }
             if field.optional("new_secret") == "1" { edit["new_secret"] = true }
+            // The edit form always sends `gaming_shown`, so an unticked box turns the flag off.
+            if field.optional("gaming_shown") == "1" { edit["gaming"] = .bool(field.optional("gaming") == "1") }
             return ConsoleAction(method: .post, path: "/_admin/apps/\(id)", body: .json(.object(JSONObject(edit))), name: name)
         case "move-app":
             let id = try field.id("app_id")
@@ -70,6 +74,20 @@ struct ConsoleAction: Sendable {
             return ConsoleAction(method: .delete, path: "/_admin/apps/\(try field.id("app_id"))", body: nil, name: name)
         case "create-user":
             return ConsoleAction(method: .post, path: "/_admin/users", body: .json(try user(field)), name: name)
+        case "edit-user":
+            let id = try field.id("user_id")
+            var edit: [String: JSONValue] = [:]
+            for name in ["first_name", "last_name", "email"] { edit[name] = .string(try field.required(name, "The test user needs a \(name.replacingOccurrences(of: "_", with: " ")).")) }
+            // An emptied optional field removes it; an empty password keeps theirs.
+            for name in ["middle_name", "birthday", "gender", "link", "gaming_name"] { edit[name] = field.optional(name).map { .string($0) } ?? .null }
+            if let password = field.optional("password") { edit["password"] = .string(password) }
+            for place in ["hometown", "location"] {
+                edit[place] = field.optional(place).map { name in
+                    .object(["id": .string(field.optional(place + "_id") ?? RandomIdentifiers.numericID()), "name": .string(name)])
+                } ?? .null
+            }
+            edit["pickable"] = .bool(field.optional("pickable") == "1")
+            return ConsoleAction(method: .post, path: "/_admin/users/\(id)", body: .json(.object(JSONObject(edit))), name: name)
         case "generate-user":
             return ConsoleAction(method: .post, path: "/_admin/users", body: .json(GeneratedPerson.random().fixtureJSON), name: name)
         case "delete-user":

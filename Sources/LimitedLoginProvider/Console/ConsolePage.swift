@@ -25,7 +25,11 @@ struct ConsolePage: Sendable {
             }
             userRows.append([
                 "id": user.id, "name": user.fullName, "email": user.email, "friendCount": String(friends.count),
-                "profile": Self.profile(user),
+                "profile": Self.profile(user), "firstName": user.firstName, "middleName": user.middleName ?? "",
+                "lastName": user.lastName, "birthday": user.birthday ?? "", "gender": user.gender ?? "", "link": user.link ?? "",
+                "hometown": user.hometown?.name ?? "", "hometownID": user.hometown?.id ?? "",
+                "location": user.location?.name ?? "", "locationID": user.location?.id ?? "",
+                "gamingName": user.gamingName ?? "", "pickable": user.pickable,
             ])
         }
         let grants: [[String: Any]] = try await store.grants().map { grant in
@@ -41,7 +45,7 @@ struct ConsolePage: Sendable {
             "title": "Console: limited-login provider", "csrf": csrf,
             "apps": apps.map { app -> [String: Any] in
                 [
-                    "id": app.id, "name": app.name, "secret": app.secret, "business": app.businessID ?? "",
+                    "id": app.id, "name": app.name, "secret": app.secret, "business": app.businessID ?? "", "gaming": app.isGaming,
                     "redirectURIs": app.redirectURIs, "redirectURIText": app.redirectURIs.joined(separator: "\n"),
                 ]
             },

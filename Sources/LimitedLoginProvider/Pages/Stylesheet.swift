@@ -41,6 +41,7 @@ enum Stylesheet {
     nav.console a { margin-right: 12px; }
     form.inline { display: inline; }
     details { margin: 8px 0; }
+    .tag { font-size: 13px; background: #e4e6eb; color: #1c1e21; border-radius: 4px; padding: 1px 6px; }
     fieldset { border: 1px solid #e4e6eb; border-radius: 6px; margin: 12px 0; }
     """
 

@@ -27,17 +27,21 @@ extension ProviderStore {
         return app
     }
 
-    /// Changes an app's name, redirect URIs or secret (nil leaves a value as it is). Returns the app as
-    /// changed, or nil for an unknown app.
-    public func updateApp(id: String, name: String?, redirectURIs: [String]?, secret: String?) async throws(StoreError) -> AppRecord? {
+    /// Changes an app's name, redirect URIs, secret or gaming flag (nil leaves a value as it is). Returns
+    /// the app as changed, or nil for an unknown app.
+    public func updateApp(
+        id: String, name: String?, redirectURIs: [String]?, secret: String?, isGaming: Bool? = nil
+    ) async throws(StoreError) -> AppRecord? {
         guard var app = try await app(id: id) else { return nil }
         if let name { app.name = name }
         if let redirectURIs { app.redirectURIs = redirectURIs }
         if let secret { app.secret = secret }
+        if let isGaming { app.isGaming = isGaming }
         let changed = app
         try await run("app \(id)") {
             try await db.update("ll_apps").set("name", to: changed.name)
                 .set("redirect_uris", to: changed.redirectURIs.joined(separator: "\n")).set("secret", to: changed.secret)
+                .set("is_gaming", to: Int64(changed.isGaming ? 1 : 0))
                 .where("id", .equal, id).run()
         }
         caches.apps.remove(id)

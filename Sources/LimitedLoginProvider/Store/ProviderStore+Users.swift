@@ -72,6 +72,25 @@ extension ProviderStore {
         caches.users.remove(user.id)
     }
 
+    /// Replaces a test user's profile and password hash (nil: no password), keeping their ID, creation
+    /// time, friendships and grants; ``StoreError/duplicate(_:)`` when the new email is another user's.
+    public func updateUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
+        var user = user
+        user.email = user.email.lowercased()
+        let row = UserRow(user, passwordHash: passwordHash)
+        try await run("a test user with email \(user.email)") {
+            try await db.update("ll_users")
+                .set("first_name", to: row.firstName).set("middle_name", to: row.middleName).set("last_name", to: row.lastName)
+                .set("email", to: row.email).set("password_hash", to: row.passwordHash).set("birthday", to: row.birthday)
+                .set("gender", to: row.gender).set("hometown_id", to: row.hometownId).set("hometown_name", to: row.hometownName)
+                .set("location_id", to: row.locationId).set("location_name", to: row.locationName).set("link", to: row.link)
+                .set("pickable", to: row.pickable).set("age_range_min", to: row.ageRangeMin).set("age_range_max", to: row.ageRangeMax)
+                .set("gaming_name", to: row.gamingName)
+                .where("id", .equal, user.id).run()
+        }
+        caches.users.remove(user.id)
+    }
+
     /// The test user with this ID, or nil.
     public func user(id: String) async throws(StoreError) -> TestUserRecord? {
         if let cached = caches.users.value(for: id) { return cached }

@@ -33,13 +33,14 @@ extension PageTemplates {
     <div class="scroll" role="region" aria-label="Apps (scrolls sideways)" tabindex="0"><table id="apps-table">
     <tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Redirect URIs</th><th scope="col">Business</th><th scope="col">Change</th></tr>
     {{#apps}}
-    <tr data-app-id="{{{id}}}"><td>{{{name}}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}</td><td>{{{business}}}</td>
+    <tr data-app-id="{{{id}}}"><td>{{{name}}}{{#gaming}} <span class="tag">gaming</span>{{/gaming}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}</td><td>{{{business}}}</td>
     <td><details><summary>Edit {{{name}}}</summary>
     <form method="post" action="/_console/actions/edit-app">
     <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}">
     <label for="app-name-{{{id}}}">Name</label><input type="text" id="app-name-{{{id}}}" name="name" value="{{{name}}}">
     <label for="app-uris-{{{id}}}">Redirect URIs, one per line</label><textarea id="app-uris-{{{id}}}" name="redirect_uris" rows="3">{{{redirectURIText}}}</textarea>
-    <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label>
+    <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label><br>
+    <input type="hidden" name="gaming_shown" value="1"><label class="inline"><input type="checkbox" name="gaming" value="1"{{#gaming}} checked{{/gaming}}> A gaming app (<code>graph_domain=gaming</code>)</label>
     <p><button type="submit" class="small">Save</button></p>
     </form>
     <form method="post" action="/_console/actions/move-app">
@@ -60,6 +61,7 @@ extension PageTemplates {
     <label for="new-app-id">App ID (digits; empty: one is made)</label><input type="text" id="new-app-id" name="id" inputmode="numeric">
     <label for="new-app-uris">Redirect URIs, one per line (loopback URIs need none)</label><textarea id="new-app-uris" name="redirect_uris" rows="2"></textarea>
     <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
+    <label class="inline"><input type="checkbox" name="gaming" value="1"> A gaming app (<code>graph_domain=gaming</code>; <code>gaming_profile</code> and <code>gaming_user_picture</code>)</label>
     <button type="submit" class="primary" id="create-app-button">Create app</button>
     </form>
     </details>
@@ -69,7 +71,26 @@ extension PageTemplates {
     <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">ID</th><th scope="col">Profile</th><th scope="col">Friends</th><th scope="col">Change</th></tr>
     {{#users}}
     <tr data-user-id="{{{id}}}" data-user-email="{{{email}}}"><td>{{{name}}}</td><td>{{{email}}}</td><td><code>{{{id}}}</code></td><td>{{{profile}}}</td><td>{{{friendCount}}}</td>
-    <td><form method="post" action="/_console/actions/delete-user" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{id}}}"><button type="submit" class="small" aria-label="Delete test user {{{name}}}">Delete</button></form></td></tr>
+    <td><details><summary>Edit {{{name}}}</summary>
+    <form method="post" action="/_console/actions/edit-user" class="edit-user">
+    <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{id}}}">
+    <input type="hidden" name="hometown_id" value="{{{hometownID}}}"><input type="hidden" name="location_id" value="{{{locationID}}}">
+    <label for="u-first-{{{id}}}">First name</label><input type="text" id="u-first-{{{id}}}" name="first_name" value="{{{firstName}}}" required>
+    <label for="u-middle-{{{id}}}">Middle name</label><input type="text" id="u-middle-{{{id}}}" name="middle_name" value="{{{middleName}}}">
+    <label for="u-last-{{{id}}}">Last name</label><input type="text" id="u-last-{{{id}}}" name="last_name" value="{{{lastName}}}" required>
+    <label for="u-email-{{{id}}}">Email</label><input type="email" id="u-email-{{{id}}}" name="email" value="{{{email}}}" required>
+    <label for="u-password-{{{id}}}">New password (empty: unchanged)</label><input type="password" id="u-password-{{{id}}}" name="password" autocomplete="new-password">
+    <label for="u-birthday-{{{id}}}">Birthday (MM/DD/YYYY)</label><input type="text" id="u-birthday-{{{id}}}" name="birthday" value="{{{birthday}}}">
+    <label for="u-gender-{{{id}}}">Gender</label><input type="text" id="u-gender-{{{id}}}" name="gender" value="{{{gender}}}">
+    <label for="u-hometown-{{{id}}}">Hometown</label><input type="text" id="u-hometown-{{{id}}}" name="hometown" value="{{{hometown}}}">
+    <label for="u-location-{{{id}}}">Location</label><input type="text" id="u-location-{{{id}}}" name="location" value="{{{location}}}">
+    <label for="u-link-{{{id}}}">Profile link</label><input type="text" id="u-link-{{{id}}}" name="link" value="{{{link}}}">
+    <label for="u-gaming-{{{id}}}">Avatar name in gaming apps (empty: their name)</label><input type="text" id="u-gaming-{{{id}}}" name="gaming_name" value="{{{gamingName}}}">
+    <label class="inline"><input type="checkbox" name="pickable" value="1"{{#pickable}} checked{{/pickable}}> Offered on the sign-in page without a password</label>
+    <p><button type="submit" class="small">Save</button></p>
+    </form>
+    </details>
+    <form method="post" action="/_console/actions/delete-user" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{id}}}"><button type="submit" class="small" aria-label="Delete test user {{{name}}}">Delete</button></form></td></tr>
     {{/users}}
     </table></div>
     <form method="post" action="/_console/actions/generate-user" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit" id="generate-user-button">Generate a test user</button></form>
