@@ -13,6 +13,7 @@ enum StoreMigrations {
     static let all: [StoreMigration] = [
         StoreMigration(name: "0001_initial", apply: createInitialSchema),
         StoreMigration(name: "0002_sign_in_hardening", apply: addSignInHardening),
+        StoreMigration(name: "0003_expiry_indexes", apply: addExpiryIndexes),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -122,6 +123,13 @@ enum StoreMigrations {
             .column("expires_at", type: .bigint, .notNull)
             .run()
         try await db.create(index: "ll_used_form_tokens_expiry").on("ll_used_form_tokens").column("expires_at").run()
+    }
+
+    /// Indexes on when sessions and authorization codes expire, so that purging the expired ones reads only
+    /// those.
+    private static func addExpiryIndexes(_ db: any SQLDatabase) async throws {
+        try await db.create(index: "ll_sessions_expiry").on("ll_sessions").column("expires_at").run()
+        try await db.create(index: "ll_authorization_codes_expiry").on("ll_authorization_codes").column("expires_at").run()
     }
 
     /// Applies every migration not yet recorded, in order.
