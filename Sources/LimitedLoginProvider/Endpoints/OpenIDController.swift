@@ -1,31 +1,34 @@
 import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
+import Synchronization
 
 /// OpenID discovery, the JWKS and the certificate map (SPEC section 4), each with and without a
 /// trailing slash.
 struct OpenIDController: Sendable {
     let services: ProviderServices
+    /// The discovery document for the current base URL (which a provider on port 0 learns when it binds).
+    private let discoveryDocument = PreparedDiscovery()
 
     /// Key sets may be cached for an hour; a rotation publishes the next key well before it signs.
-    static let keySetCacheControl = "public, max-age=3600"
+    static let keySetCacheControl = SigningKeyring.keySetCacheControl
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        // The router matches a path with and without its trailing slash.
-        router.get("/.well-known/openid-configuration") { _, _ in discovery() }
-        router.get("/.well-known/oauth/openid/jwks") { _, _ in
-            Responses.jsonBytes(try await services.keyring.current().keySet.serialized(), cacheControl: Self.keySetCacheControl)
+        // The router matches a path with and without its trailing slash. Each document is prepared when
+        // what it says changes (the keys, the base URL), with an ETag; a matching If-None-Match gets 304.
+        router.get("/.well-known/openid-configuration") { request, _ in
+            discoveryDocument.document(for: services.urls).response(to: request)
         }
-        router.get("/.well-known/oauth/openid/certs") { _, _ in
-            Responses.jsonBytes(
-                CertificateMap.document(try await services.keyring.current().certificates),
-                cacheControl: Self.keySetCacheControl
-            )
+        router.get("/.well-known/oauth/openid/jwks") { request, _ in
+            try await services.keyring.current().keySetDocument.response(to: request)
+        }
+        router.get("/.well-known/oauth/openid/certs") { request, _ in
+            try await services.keyring.current().certificatesDocument.response(to: request)
         }
     }
 
-    private func discovery() -> Response {
-        let urls = services.urls
+    /// The discovery document for these URLs.
+    static func discoveryBytes(_ urls: ProviderURLs) -> [UInt8] {
         let claims = [
             "iss", "aud", "sub", "iat", "exp", "jti", "nonce", "at_hash", "name", "given_name", "middle_name",
             "family_name", "email", "picture", "user_friends", "user_birthday", "user_age_range", "user_hometown",
@@ -44,6 +47,19 @@ struct OpenIDController: Sendable {
             "scopes_supported": .array(scopes.map { .string($0) }),
             "code_challenge_methods_supported": ["S256"],
         ])
-        return Responses.json(document, cacheControl: "public, max-age=3600")
+        return JSONSerializer.serialize(document)
+    }
+}
+
+/// The discovery document, made again only when the base URL it was made for changes.
+final class PreparedDiscovery: Sendable {
+    private let prepared = Mutex<(baseURL: String, document: PreparedDocument)?>(nil)
+
+    func document(for urls: ProviderURLs) -> PreparedDocument {
+        let baseURL = urls.baseURL
+        if let current = prepared.withLock({ $0 }), current.baseURL == baseURL { return current.document }
+        let document = PreparedDocument(OpenIDController.discoveryBytes(urls), cacheControl: "public, max-age=3600")
+        prepared.withLock { $0 = (baseURL, document) }
+        return document
     }
 }

@@ -27,6 +27,9 @@ public final class SigningKeyring: Sendable {
         var signer: JWSSigner
         var keySet: JSONWebKeySet
         var certificates: [String: String]
+        /// The JWKS and certificate-map documents as served, made when the keys are read.
+        var keySetDocument: PreparedDocument
+        var certificatesDocument: PreparedDocument
         /// The records behind it, for the admin API.
         var records: [SigningKeyRecord]
         /// When it was read (monotonic nanoseconds), and when the schedule next changes (epoch seconds).
@@ -39,6 +42,9 @@ public final class SigningKeyring: Sendable {
     let retention: Int64
     /// How often a node rereads the keys, to follow rotations made through another node.
     static let refreshInterval: UInt64 = 5_000_000_000
+
+    /// Key sets may be cached for an hour; a rotation publishes the next key well before it signs.
+    static let keySetCacheControl = "public, max-age=3600"
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
@@ -110,8 +116,12 @@ public final class SigningKeyring: Sendable {
             }
         }
         guard let signer else { throw SigningKeyError.noCurrentKey }
+        let keySet = JSONWebKeySet(keys: published)
         let snapshot = Snapshot(
-            signer: signer.0, keySet: JSONWebKeySet(keys: published), certificates: certificates, records: kept,
+            signer: signer.0, keySet: keySet, certificates: certificates,
+            keySetDocument: PreparedDocument(keySet.serialized(), cacheControl: Self.keySetCacheControl),
+            certificatesDocument: PreparedDocument(CertificateMap.document(certificates), cacheControl: Self.keySetCacheControl),
+            records: kept,
             loadedAt: DispatchTime.now().uptimeNanoseconds, nextChange: nextChange
         )
         state.withLock { $0 = snapshot }
