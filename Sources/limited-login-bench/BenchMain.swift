@@ -17,6 +17,8 @@ enum BenchMain {
           nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
                    SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
                    server: scripts/postgres-for-tests start)
+          http     requests per second for discovery, JWKS, certs and /health against a bare Hummingbird
+                   router serving the same bytes in the same process (--clients N, default 8)
         """
 
     static func main() async {
@@ -60,6 +62,17 @@ enum BenchMain {
                 try await NodesBenchmark(secondsPerRound: seconds, postgresURL: url).run()
             } catch {
                 FileHandle.standardError.write(Data("nodes benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "http":
+            do {
+                var benchmark = HTTPBenchmark(secondsPerRound: seconds)
+                if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
+                    benchmark.clients = clients
+                }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("http benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":
