@@ -19,6 +19,9 @@ enum BenchMain {
                    server: scripts/postgres-for-tests start)
           http     requests per second for discovery, JWKS, certs and /health against a bare Hummingbird
                    router serving the same bytes in the same process (--clients N, default 8)
+          memory   resident memory of a provider on :memory: after 10,000 and 100,000 logins (a session
+                   made as sign-in makes it, then the dialog issuing a token with it; --logins N,
+                   --session-lifetime S, default 2 s)
         """
 
     static func main() async {
@@ -73,6 +76,20 @@ enum BenchMain {
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("http benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "memory":
+            do {
+                var benchmark = MemoryBenchmark()
+                if let index = arguments.firstIndex(of: "--logins"), index + 1 < arguments.count, let logins = Int(arguments[index + 1]), logins > 0 {
+                    benchmark.logins = logins
+                }
+                if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1]) {
+                    benchmark.sessionLifetime = lifetime
+                }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("memory benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

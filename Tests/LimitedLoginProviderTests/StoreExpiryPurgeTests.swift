@@ -38,7 +38,7 @@ struct StoreExpiryPurgeTests {
     func purgeKeepsLiveRecords(_ kind: String) async throws {
         try await withStore(kind) { store in
             let now = ProviderTime.now()
-            // The first write purges (nothing yet); the next ones within a minute do not.
+            // The first write purges (nothing yet); the next ones within the interval do not.
             let live = try await store.createSession(userID: "100001", lifetime: 3600)
             _ = try await store.createSession(userID: "100002", lifetime: -10)
             _ = try await store.createSession(userID: "100003", lifetime: -5)
@@ -56,19 +56,19 @@ struct StoreExpiryPurgeTests {
         }
     }
 
-    @Test("the writes that add sessions and codes purge by themselves, at most once a minute", arguments: locations)
+    @Test("the writes that add sessions and codes purge by themselves, at most once every ten seconds", arguments: locations)
     func purgedOnWrite(_ kind: String) async throws {
         try await withStore(kind) { store in
             let now = ProviderTime.now()
             // The first write of a process finds a purge due: its own expired session goes at once.
             _ = try await store.createSession(userID: "100001", lifetime: -10)
             #expect(try await rows("ll_sessions", in: store) == 0)
-            // Within the minute, nothing more is purged.
+            // Within the interval, nothing more is purged.
             _ = try await store.createSession(userID: "100002", lifetime: -10)
             try await store.saveAuthorizationCode("expired-code", code(expiresAt: now - 5))
             #expect(try await rows("ll_sessions", in: store) == 1)
             #expect(try await rows("ll_authorization_codes", in: store) == 1)
-            // A minute later (the provider's clock moved), the next write purges both tables.
+            // An interval later (the provider's clock moved), the next write purges both tables.
             let clock = ProviderClock(system: { ProviderTime.systemNow() + ExpiryPurgeSchedule.interval })
             try await ProviderTime.$clock.withValue(clock) {
                 try await store.saveAuthorizationCode("live-code", code(expiresAt: now + 600))
