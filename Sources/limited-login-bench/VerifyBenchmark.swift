@@ -14,6 +14,9 @@ import LimitedLoginTestSupport
 /// The full path runs with the verifier's cache of verified tokens off, so every call checks the token
 /// in full. With `--repeated` the cache is on (as by default): the token was seen before, so a call runs
 /// the key lookup and the claim, time and nonce checks again, without the parse and the RSA check.
+/// With `--distinct` the cache is on but never hits: 256 tokens (each a different `jti`) in turn through
+/// a cache of 64, so each call checks in full, looks the token up, remembers it and evicts the oldest
+/// (the cost of the cache to tokens seen once); the bare checks take the same tokens in turn.
 struct VerifyBenchmark {
     var secondsPerRound: Double
     let rounds = 5
@@ -31,26 +34,50 @@ struct VerifyBenchmark {
             "user_hometown": ["id": "110", "name": "London"], "user_location": ["id": "111", "name": "Paris"],
             "user_gender": "female", "user_link": "https://example.test/ada",
         ]
-        let token = try JWSSigner(privateKey: key, keyID: "bench-key").sign(claims: claims)
+        let signer = JWSSigner(privateKey: key, keyID: "bench-key")
+        let token = try signer.sign(claims: claims)
+        var tokens = [token]
+        if CommandLine.arguments.contains("--distinct") {
+            for index in 1..<256 {
+                var other = claims
+                other["jti"] = .string("5b1e1b2a-\(String(index, radix: 16))")
+                tokens.append(try signer.sign(claims: other))
+            }
+        }
         let jws = try CompactJWS(parsing: token)
         let publicKey = key.publicKey
+        let allTokens = tokens
 
         let server = KeySetServer(keySet: keySet)
         try await withLoopbackServer(server.router()) { port in
             guard let url = URL(string: "http://127.0.0.1:\(port)/jwks") else { throw BenchmarkError.serverDidNotStart }
-            try await measure(keySetURL: url, token: token, jws: jws, publicKey: publicKey)
+            try await measure(keySetURL: url, tokens: allTokens, jws: jws, publicKey: publicKey)
         }
     }
 
     /// The rounds and the breakdown, against a key set served at `keySetURL`.
-    private func measure(keySetURL url: URL, token: String, jws: CompactJWS, publicKey: RS256PublicKey) async throws {
+    private func measure(keySetURL url: URL, tokens: [String], jws: CompactJWS, publicKey: RS256PublicKey) async throws {
+        let token = tokens[0]
         let keys = RemoteKeySet(url: url)
         let repeated = CommandLine.arguments.contains("--repeated")
+        let distinct = tokens.count > 1
         var configuration = VerifierConfiguration.facebook(appID: "1234567890")
-        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : .disabled
+        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : distinct ? VerifiedTokenCacheLimits(maximumEntries: 64) : .disabled
         let verifier = TokenVerifier(configuration: configuration, keys: keys)
-        let label = repeated ? "repeated" : "full"
+        let label = repeated ? "repeated" : distinct ? "full+cache" : "full"
         try await Self.verifyAndReadUser(verifier, token)
+        // The tokens in turn (one token unless --distinct), for the full and the bare checks alike.
+        let parsed = try tokens.map { try CompactJWS(parsing: $0) }
+        let signatures = parsed.map(\.signature), signingInputs = parsed.map(\.signingInput)
+        var nextFull = 0, nextBare = 0
+        func nextToken() -> String {
+            nextFull = nextFull + 1 == tokens.count ? 0 : nextFull + 1
+            return tokens[nextFull]
+        }
+        func bareCheck() -> Bool {
+            nextBare = nextBare + 1 == tokens.count ? 0 : nextBare + 1
+            return publicKey.isValidSignature(signatures[nextBare], for: signingInputs[nextBare])
+        }
 
         if CommandLine.arguments.contains("--full-only") {
             // Nothing but full verifications, for a profiler (`perf record`) to see only that path.
@@ -58,12 +85,12 @@ struct VerifyBenchmark {
             print(String(format: "verify: %.0f/s \(label) (no baseline: --full-only)", rate))
             return
         }
-        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : "off")")
+        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct ? "on, 64 entries, 256 distinct tokens in turn (every call a miss)" : "off")")
         // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed. A warm-up
         // slice of each first.
         let signature = jws.signature, signingInput = jws.signingInput
-        _ = count { publicKey.isValidSignature(signature, for: signingInput) }
-        _ = try await countAsync(seconds: Self.sliceSeconds) { try await Self.verifyAndReadUser(verifier, token) }
+        _ = count { bareCheck() }
+        _ = try await countAsync(seconds: Self.sliceSeconds) { try await Self.verifyAndReadUser(verifier, nextToken()) }
         var fullRates: [Double] = []
         var bareRates: [Double] = []
         var roundRatios: [Double] = []
@@ -75,9 +102,9 @@ struct VerifyBenchmark {
             let slice = Self.sliceSeconds
             for pair in 0..<max(1, Int(secondsPerRound / (2 * slice))) {
                 let bareFirst = pair % 2 == 0
-                if bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
-                full.add(try await countAsync(seconds: slice) { try await Self.verifyAndReadUser(verifier, token) })
-                if !bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
+                if bareFirst { bare.add(count { bareCheck() }) }
+                full.add(try await countAsync(seconds: slice) { try await Self.verifyAndReadUser(verifier, nextToken()) })
+                if !bareFirst { bare.add(count { bareCheck() }) }
             }
             bareRates.append(bare.rate)
             fullRates.append(full.rate)
