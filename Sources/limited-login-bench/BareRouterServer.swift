@@ -4,8 +4,8 @@ import Hummingbird
 import NIOCore
 
 /// The baseline of the `http` benchmark: a Hummingbird 2 router with nothing but one route per path,
-/// answering with fixed bytes and headers (the ones the provider sent for that path), on the same event
-/// loops as the provider in the same process.
+/// answering with fixed bytes and headers (the ones the provider sent for that path, and the same server
+/// name), on the same event loops as the provider in the same process.
 struct BareRouterServer {
     struct Document {
         var path: String
@@ -25,7 +25,7 @@ struct BareRouterServer {
         let (started, continuation) = AsyncStream<Int>.makeStream()
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "bare"),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "limited-login"),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()

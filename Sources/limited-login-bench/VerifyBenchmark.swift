@@ -62,9 +62,11 @@ struct VerifyBenchmark {
         let repeated = CommandLine.arguments.contains("--repeated")
         let distinct = tokens.count > 1
         var configuration = VerifierConfiguration.facebook(appID: "1234567890")
-        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : distinct ? VerifiedTokenCacheLimits(maximumEntries: 64) : .disabled
+        // --cache-off: --distinct without the cache, to tell the cache's cost from that of cycling tokens.
+        let cacheOff = CommandLine.arguments.contains("--cache-off")
+        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : distinct && !cacheOff ? VerifiedTokenCacheLimits(maximumEntries: 64) : .disabled
         let verifier = TokenVerifier(configuration: configuration, keys: keys)
-        let label = repeated ? "repeated" : distinct ? "full+cache" : "full"
+        let label = repeated ? "repeated" : distinct && !cacheOff ? "full+cache" : "full"
         try await Self.verifyAndReadUser(verifier, token)
         // The tokens in turn (one token unless --distinct), for the full and the bare checks alike.
         let parsed = try tokens.map { try CompactJWS(parsing: $0) }
@@ -85,7 +87,7 @@ struct VerifyBenchmark {
             print(String(format: "verify: %.0f/s \(label) (no baseline: --full-only)", rate))
             return
         }
-        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct ? "on, 64 entries, 256 distinct tokens in turn (every call a miss)" : "off")")
+        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct && !cacheOff ? "on, 64 entries, 256 distinct tokens in turn (every call a miss)" : distinct ? "off, 256 distinct tokens in turn" : "off")")
         // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed. A warm-up
         // slice of each first.
         let signature = jws.signature, signingInput = jws.signingInput

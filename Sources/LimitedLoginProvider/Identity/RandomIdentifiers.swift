@@ -27,9 +27,13 @@ enum RandomIdentifiers {
     }
 
     /// 16 hex digits: a request's ID in the log (not a secret; unique enough to find one request's lines).
+    ///
+    /// One 64-bit draw from the system's generator (one `getrandom` call), not one per byte: every request
+    /// without an ID of its own gets one, static endpoints included.
     static func requestID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let value = generator.next()
+        return hex((0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
     }
 
     /// SHA-256 hex: how sessions, codes and access tokens are stored, so the database never holds one
