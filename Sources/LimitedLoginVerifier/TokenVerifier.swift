@@ -43,7 +43,8 @@ public struct VerifiedIDToken: Sendable {
 ///
 /// ## Tokens seen before
 ///
-/// A verifier remembers the tokens that passed every check, by their exact bytes (at most
+/// A verifier remembers the tokens that passed every check the second time it sees them (most tokens are
+/// seen once), by their exact bytes (at most
 /// ``VerifierConfiguration/verifiedTokenCache``; ``VerifiedTokenCacheLimits/disabled`` turns this off). When
 /// the same bytes come again, their form, header and signature are not checked again: those depend only on
 /// the bytes and on the key. Everything else is checked on every call, in the same order and with the same
@@ -79,8 +80,15 @@ public struct TokenVerifier: Sendable {
     /// A token this verifier has verified before skips its parsing and signature check; every other check
     /// runs again (see "Tokens seen before" above).
     public func verify(_ token: String, nonce: NonceCheck) async throws(TokenVerificationError) -> VerifiedIDToken {
-        if let verifiedTokens, let remembered = verifiedTokens.entry(for: token) {
-            if let verified = try await recheck(remembered, in: verifiedTokens, nonce: nonce) { return verified }
+        var admit = false
+        if let verifiedTokens {
+            switch verifiedTokens.lookup(token) {
+            case .hit(let remembered):
+                if let verified = try await recheck(remembered, in: verifiedTokens, nonce: nonce) { return verified }
+                admit = true
+            case .miss(let seenBefore):
+                admit = seenBefore
+            }
         }
         let jws: CompactJWS
         // A header segment that already passed every check with this verifier is not decoded again.
@@ -104,7 +112,7 @@ public struct TokenVerifier: Sendable {
             headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
         }
         let verified = VerifiedIDToken(jws: jws, keyID: keyID, appID: appID, claims: claims)
-        verifiedTokens?.remember(verified, keyFingerprint: key.fingerprint)
+        if admit { verifiedTokens?.remember(verified, keyFingerprint: key.fingerprint) }
         return verified
     }
 

@@ -11,7 +11,8 @@ enum BenchMain {
                    against bare RS256 signature checks per second on the same token
                    (--breakdown: each stage's cost; --full-only: full verifications alone, to profile;
                    --repeated: the same token again with the verified-token cache on, against bare RSA;
-                   --distinct: 256 tokens in turn through a 64-entry cache, every call a miss)
+                   --distinct: 256 tokens in turn, each seen once a turn, through the cache (misses);
+                   --distinct --cache-off: the same tokens without the cache)
           issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
                    session, concurrent loopback clients), against bare RS256 signatures per second
                    on as many threads as the server's event loops; then JWKS requests per second

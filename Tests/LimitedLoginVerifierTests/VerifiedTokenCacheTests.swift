@@ -59,6 +59,11 @@ struct VerifiedTokenCacheTests {
         }
     }
 
+    /// Verifies `token` twice with `verifier` (a token is remembered the second time it verifies).
+    private func verifyTwice(_ token: String, with verifier: TokenVerifier? = nil) async throws {
+        for _ in 0..<2 { _ = try await (verifier ?? cached).verify(token, nonce: .exact(factory.nonce)) }
+    }
+
     /// The error both verifiers give (nil when both accept); records an issue when they differ.
     private func sameAnswer(_ token: String, nonce: NonceCheck) async -> TokenVerificationError? {
         let fromCache = await failure(cached, token, nonce: nonce)
@@ -67,12 +72,14 @@ struct VerifiedTokenCacheTests {
         return fromCache
     }
 
-    @Test("on by default; off with .disabled; a verified token is remembered once and answers the same")
+    @Test("on by default; off with .disabled; a token is remembered the second time it verifies, once, and answers the same")
     func rememberedOnce() async throws {
         #expect(VerifierConfiguration(appID: "1", allowedIssuers: ["i"]).verifiedTokenCache.isEnabled)
         #expect(uncached.verifiedTokens == nil)
         let token = factory.token()
         let first = try await cached.verify(token, nonce: .exact(factory.nonce))
+        #expect(try cache.count == 0, "seen once: not remembered yet")
+        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
         #expect(try cache.count == 1)
         #expect(try cache.entry(for: token) != nil)
         let second = try await cached.verify(token, nonce: .exact(factory.nonce))
@@ -87,7 +94,8 @@ struct VerifiedTokenCacheTests {
     @Test("a cached token expires: the clock is read on every call, the error is a full check's, and it is forgotten")
     func expiryWhileCached() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         clock.advance(by: 3600 + 60 - 5)  // the clock starts at now + 5; exp is now + 3600, the leeway 60: the edge
         #expect(await sameAnswer(token, nonce: .exact(factory.nonce)) == nil)
         clock.advance(by: 10)
@@ -102,7 +110,8 @@ struct VerifiedTokenCacheTests {
     @Test("a cached token from the future (the clock moved back) fails as a full check does")
     func clockBackWhileCached() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         clock.advance(by: -(5 + 61))
         let error = await sameAnswer(token, nonce: .exact(factory.nonce))
         guard case .issuedInFuture = error else {
@@ -114,7 +123,8 @@ struct VerifiedTokenCacheTests {
     @Test("the nonce is compared on every call: a cached token with another nonce fails, then passes with its own")
     func nonceMismatchOnCachedToken() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         #expect(await sameAnswer(token, nonce: .exact("another-nonce")) == .nonceMismatch)
         #expect(await sameAnswer(token, nonce: .sha256OfRawNonce(factory.nonce)) == .nonceMismatch)
         #expect(await sameAnswer(token, nonce: .notChecked) == nil)
@@ -125,7 +135,8 @@ struct VerifiedTokenCacheTests {
     @Test("the audience is compared on every call: another verifier's app list is its own")
     func audienceOnEveryCall() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         let otherApp = TokenVerifier(
             configuration: VerifierConfiguration(appID: "999", allowedIssuers: [factory.issuer]), keys: keySet, clock: clock
         )
@@ -140,7 +151,8 @@ struct VerifiedTokenCacheTests {
     @Test("a key removed from the set: the cached token fails as unknownKey and is forgotten")
     func keyRemovedFromSet() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         keySet.replace(with: TestKeys.keySet([("key-2", TestKeys.secondary)]))
         #expect(await sameAnswer(token, nonce: .exact(factory.nonce)) == .unknownKey("key-1"))
         #expect(try cache.count == 0)
@@ -149,7 +161,8 @@ struct VerifiedTokenCacheTests {
     @Test("another key under the same kid: the signature is checked again (and fails), and the token is forgotten")
     func keyReplacedUnderSameKeyID() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         keySet.replace(with: TestKeys.keySet([("key-1", TestKeys.secondary)]))
         #expect(await sameAnswer(token, nonce: .exact(factory.nonce)) == .invalidSignature)
         #expect(try cache.count == 0)
@@ -164,7 +177,8 @@ struct VerifiedTokenCacheTests {
     @Test("a token one byte different is a different token: signature, payload, header and length")
     func oneByteDifferent() async throws {
         let token = factory.token()
-        _ = try await cached.verify(token, nonce: .exact(factory.nonce))
+        try await verifyTwice(token)
+        #expect(try cache.entry(for: token) != nil)
         var bytes = Array(token.utf8)
         for position in [bytes.count - 1, bytes.count - 40, bytes.count / 2, 5] {
             var changed = bytes
@@ -199,12 +213,12 @@ struct VerifiedTokenCacheTests {
         let verifier = TokenVerifier(configuration: configuration, keys: keySet, clock: clock)
         let cache = try #require(verifier.verifiedTokens)
         let tokens = (1...3).map { index in factory.token { $0["jti"] = .string("jti-\(index)") } }
-        for token in tokens { _ = try await verifier.verify(token, nonce: .exact(factory.nonce)) }
+        for token in tokens { try await verifyTwice(token, with: verifier) }
         #expect(cache.count == 2)
         #expect(cache.entry(for: tokens[0]) == nil)
         #expect(cache.entry(for: tokens[1]) != nil)
         #expect(cache.entry(for: tokens[2]) != nil)
-        // An evicted token still verifies (in full) and is remembered again, in place of the oldest.
+        // An evicted token still verifies (in full) and, seen before, is remembered again in place of the oldest.
         _ = try await verifier.verify(tokens[0], nonce: .exact(factory.nonce))
         #expect(cache.entry(for: tokens[0]) != nil)
         #expect(cache.entry(for: tokens[1]) == nil)
@@ -219,7 +233,7 @@ struct VerifiedTokenCacheTests {
         configuration.verifiedTokenCache = VerifiedTokenCacheLimits(maximumEntries: 100, maximumBytes: 3 * cost + cost / 2)
         let verifier = TokenVerifier(configuration: configuration, keys: keySet, clock: clock)
         let cache = try #require(verifier.verifiedTokens)
-        for token in tokens { _ = try await verifier.verify(token, nonce: .exact(factory.nonce)) }
+        for token in tokens { try await verifyTwice(token, with: verifier) }
         #expect(cache.count == 3)
         #expect(cache.bytes <= 3 * cost + cost / 2)
         #expect(cache.entry(for: tokens[4]) != nil)
@@ -229,7 +243,7 @@ struct VerifiedTokenCacheTests {
         var small = configuration
         small.verifiedTokenCache = tiny
         let smallVerifier = TokenVerifier(configuration: small, keys: keySet, clock: clock)
-        _ = try await smallVerifier.verify(tokens[0], nonce: .exact(factory.nonce))
+        try await verifyTwice(tokens[0], with: smallVerifier)
         #expect(smallVerifier.verifiedTokens?.count == 0)
     }
 
@@ -242,10 +256,21 @@ struct VerifiedTokenCacheTests {
         let tokens = (10...21).map { index in factory.token { $0["jti"] = .string("jti-\(index)") } }
         for round in 0..<3 {
             for (index, token) in tokens.enumerated() where (index + round) % 2 == 0 || round == 1 {
-                _ = try await verifier.verify(token, nonce: .exact(factory.nonce))
+                try await verifyTwice(token, with: verifier)
                 #expect(cache.count <= 4)
             }
         }
         #expect(cache.bytes == cache.count * VerifiedTokenCache.estimatedCost(tokenLength: tokens[0].utf8.count))
+    }
+}
+
+@Suite("Verifier: the table of tokens seen once")
+struct SeenOnceTableTests {
+    @Test("sized at twice the entries, a power of two from 64 to 65,536")
+    func sizes() {
+        #expect(VerifiedTokenCache.seenSlots(for: VerifiedTokenCacheLimits(maximumEntries: 2)) == 64)
+        #expect(VerifiedTokenCache.seenSlots(for: VerifiedTokenCacheLimits(maximumEntries: 100)) == 256)
+        #expect(VerifiedTokenCache.seenSlots(for: VerifiedTokenCacheLimits()) == 32_768)
+        #expect(VerifiedTokenCache.seenSlots(for: VerifiedTokenCacheLimits(maximumEntries: 1_000_000)) == 65_536)
     }
 }
