@@ -20,10 +20,10 @@ struct OpenIDController: Sendable {
             discoveryDocument.document(for: services.urls).response(to: request)
         }
         router.get("/.well-known/oauth/openid/jwks") { request, _ in
-            try await services.keyring.current().keySetDocument.response(to: request)
+            try await services.keyring.keySetDocument().response(to: request)
         }
         router.get("/.well-known/oauth/openid/certs") { request, _ in
-            try await services.keyring.current().certificatesDocument.response(to: request)
+            try await services.keyring.certificatesDocument().response(to: request)
         }
     }
 

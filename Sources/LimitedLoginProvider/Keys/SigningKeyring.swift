@@ -130,12 +130,33 @@ public final class SigningKeyring: Sendable {
 
     /// The keys, reread when the last read is older than ``refreshInterval`` or the schedule has moved on.
     func current() async throws -> Snapshot {
-        if let snapshot = state.withLock({ $0 }),
-           DispatchTime.now().uptimeNanoseconds - snapshot.loadedAt < Self.refreshInterval,
-           snapshot.nextChange.map({ ProviderTime.now() < $0 }) ?? true {
-            return snapshot
-        }
+        if let snapshot = fresh({ $0 }) { return snapshot }
         return try await reload()
+    }
+
+    /// The published key set as served, from the current keys (read in place: copying the whole snapshot
+    /// for one of its fields cost a dozen reference counts per request).
+    func keySetDocument() async throws -> PreparedDocument {
+        if let document = fresh({ $0?.keySetDocument }) { return document }
+        return try await reload().keySetDocument
+    }
+
+    /// The certificate map as served, from the current keys.
+    func certificatesDocument() async throws -> PreparedDocument {
+        if let document = fresh({ $0?.certificatesDocument }) { return document }
+        return try await reload().certificatesDocument
+    }
+
+    /// `read` of the snapshot when it is fresh (see ``current()``), under the lock; nil when it must be reread.
+    private func fresh<Value>(_ read: (inout Snapshot?) -> Value?) -> Value? {
+        let uptime = DispatchTime.now().uptimeNanoseconds
+        let now = ProviderTime.now()
+        return state.withLock { snapshot -> Value? in
+            // Read through optional chaining, in place: binding the snapshot would copy it.
+            guard let loadedAt = snapshot?.loadedAt, uptime &- loadedAt < Self.refreshInterval else { return nil }
+            if let nextChange = snapshot?.nextChange, now >= nextChange { return nil }
+            return read(&snapshot)
+        }
     }
 
     private func certificate(for key: RS256PrivateKey, record: SigningKeyRecord) throws -> String {
