@@ -60,32 +60,44 @@ struct HTTPBenchmark {
     private func measure(ours: Int, bare: Int) async throws {
         let load = GetLoad(clients: clients)
         print("http: \(clients) keep-alive clients over loopback, \(rounds) rounds of \(secondsPerRound) s per path in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of ours and a bare Hummingbird router serving the same bytes")
-        var lines: [String] = []
+        var lines: [String] = [], cpuLines: [String] = []
         for path in Self.paths {
             _ = try await load.run(seconds: 0.2, port: ours, path: path)
             _ = try await load.run(seconds: 0.2, port: bare, path: path)
-            var ourRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = []
+            var ourRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = [], cpuRatios: [Double] = []
+            // Each slice also counts this process's CPU time (server, clients, the kernel's work for them),
+            // which other processes on a shared machine do not move: requests per CPU second, ours and bare.
+            func slice(_ port: Int) async throws -> (rate: Double, cpu: Double) {
+                let start = IssueBenchmark.processCPUSeconds()
+                let rate = try await load.run(seconds: Self.sliceSeconds, port: port, path: path)
+                return (rate, IssueBenchmark.processCPUSeconds() - start)
+            }
             for round in 1...rounds {
-                var ourTotal = 0.0, bareTotal = 0.0
+                var ourTotal = 0.0, bareTotal = 0.0, ourCPU = 0.0, bareCPU = 0.0
                 let pairs = max(1, Int(secondsPerRound / (2 * Self.sliceSeconds)))
                 for pair in 0..<pairs {
-                    if pair % 2 == 0 {
-                        ourTotal += try await load.run(seconds: Self.sliceSeconds, port: ours, path: path)
-                        bareTotal += try await load.run(seconds: Self.sliceSeconds, port: bare, path: path)
-                    } else {
-                        bareTotal += try await load.run(seconds: Self.sliceSeconds, port: bare, path: path)
-                        ourTotal += try await load.run(seconds: Self.sliceSeconds, port: ours, path: path)
-                    }
+                    let first = try await slice(pair % 2 == 0 ? ours : bare)
+                    let second = try await slice(pair % 2 == 0 ? bare : ours)
+                    let (our, theirs) = pair % 2 == 0 ? (first, second) : (second, first)
+                    ourTotal += our.rate
+                    ourCPU += our.cpu
+                    bareTotal += theirs.rate
+                    bareCPU += theirs.cpu
                 }
                 let ourRate = ourTotal / Double(pairs), bareRate = bareTotal / Double(pairs)
+                // Requests per CPU second: rate × slice time ÷ CPU time, summed over the slices.
+                let cpuRatio = (ourTotal / ourCPU) / (bareTotal / bareCPU)
                 ourRates.append(ourRate)
                 bareRates.append(bareRate)
                 ratios.append(ourRate / bareRate)
-                print(String(format: "  %@ round %d: %.0f/s, bare %.0f/s, ratio %.3f", path, round, ourRate, bareRate, ourRate / bareRate))
+                cpuRatios.append(cpuRatio)
+                print(String(format: "  %@ round %d: %.0f/s, bare %.0f/s, ratio %.3f; per CPU second ratio %.3f", path, round, ourRate, bareRate, ourRate / bareRate, cpuRatio))
             }
             lines.append(String(format: "http %@: %.0f/s, %.0f/s bare router, ratio %.3f", path, median(ourRates), median(bareRates), median(ratios)))
+            cpuLines.append(String(format: "http per CPU second %@: ratio %.3f", path, median(cpuRatios)))
         }
         for line in lines { print(line) }
+        for line in cpuLines { print(line) }
     }
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
