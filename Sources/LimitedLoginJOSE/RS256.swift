@@ -27,6 +27,10 @@ public let acceptedRSAKeySizes: ClosedRange<Int> = 2048...4096
 public struct RS256PublicKey: Sendable {
     /// The underlying key.
     public let key: _RSA.Signing.PublicKey
+    /// SHA-256 of the modulus and exponent (without leading zeros, each preceded by its length): equal for
+    /// two values of the same key however they were built, so a cache can tell whether a key set still holds
+    /// the key it checked a signature with, without comparing big numbers on every lookup.
+    package let fingerprint: SHA256Digest
 
     /// Wraps a key, refusing sizes outside ``acceptedRSAKeySizes``.
     public init(_ key: _RSA.Signing.PublicKey) throws(RSAKeyError) {
@@ -34,6 +38,7 @@ public struct RS256PublicKey: Sendable {
             throw .keySizeOutOfRange(bits: key.keySizeInBits, allowed: acceptedRSAKeySizes)
         }
         self.key = key
+        self.fingerprint = Self.fingerprint(of: key)
     }
 
     /// Builds a key from its big-endian modulus and exponent.
@@ -47,6 +52,7 @@ public struct RS256PublicKey: Sendable {
         } catch {
             throw .malformed("\(error)")
         }
+        self.fingerprint = Self.fingerprint(of: key)
     }
 
     /// Reads a PEM `PUBLIC KEY` or `RSA PUBLIC KEY`.
@@ -80,6 +86,20 @@ public struct RS256PublicKey: Sendable {
             for: SHA256.hash(data: message),
             padding: .insecurePKCS1v1_5
         )
+    }
+
+    /// See ``fingerprint``; read from the key itself, so every initializer agrees.
+    static func fingerprint(of key: _RSA.Signing.PublicKey) -> SHA256Digest {
+        var hasher = SHA256()
+        // getKeyPrimitives only fails for keys BoringSSL could not have built; such a key hashes as empty.
+        if let primitives = try? key.getKeyPrimitives() {
+            for number in [primitives.modulus, primitives.publicExponent] {
+                let digits = Array(number.drop { $0 == 0 })
+                withUnsafeBytes(of: UInt64(digits.count).bigEndian) { hasher.update(bufferPointer: $0) }
+                hasher.update(data: digits)
+            }
+        }
+        return hasher.finalize()
     }
 
     static func bitLength(of bigEndian: [UInt8]) -> Int {
@@ -153,5 +173,6 @@ extension CompactJWS {
 extension RS256PublicKey {
     fileprivate init(unchecked key: _RSA.Signing.PublicKey) {
         self.key = key
+        self.fingerprint = Self.fingerprint(of: key)
     }
 }

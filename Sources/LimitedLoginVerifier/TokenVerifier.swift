@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
@@ -5,7 +6,7 @@ import LimitedLoginJOSE
 /// An ID token that passed every check.
 public struct VerifiedIDToken: Sendable {
     /// The token, split and decoded (kept whole: taking its parts apart would cost a copy of each).
-    private let jws: CompactJWS
+    let jws: CompactJWS
     /// The `kid` of the key that signed it.
     public let keyID: String
     /// The app it is for: the one of the verifier's ``VerifierConfiguration/appIDs`` that `aud` equals.
@@ -39,6 +40,20 @@ public struct VerifiedIDToken: Sendable {
 /// key, signature, claims, nonce.
 ///
 /// Keep one verifier (and so one key-set cache) for the life of the process.
+///
+/// ## Tokens seen before
+///
+/// A verifier remembers the tokens that passed every check the second time it sees them (most tokens are
+/// seen once), by their exact bytes (at most
+/// ``VerifierConfiguration/verifiedTokenCache``; ``VerifiedTokenCacheLimits/disabled`` turns this off). When
+/// the same bytes come again, their form, header and signature are not checked again: those depend only on
+/// the bytes and on the key. Everything else is checked on every call, in the same order and with the same
+/// errors as for a new token: the key is looked up again and must be the very key that checked the
+/// signature (a key that left the set, or was replaced under its `kid`, makes the verifier forget the token
+/// and check it in full), then the issuer, the audience, `exp`, `iat` and the maximum age against the clock
+/// at that call, and the nonce given to that call. A remembered token therefore never passes a check that it
+/// would fail if checked in full. A token that fails is never remembered, and a token one byte different is
+/// a different token.
 public struct TokenVerifier: Sendable {
     public let configuration: VerifierConfiguration
     public let keys: any KeySetProvider
@@ -49,15 +64,32 @@ public struct TokenVerifier: Sendable {
     package static let json = StrictJSONParser(maximumSize: 16 * 1024, maximumDepth: 16)
     /// Headers of tokens that verified, so the next token from the same key skips their decoding and checks.
     let headers = ValidatedHeaderCache()
+    /// Tokens that verified, so the same token again skips its parsing and signature check (nil when off).
+    let verifiedTokens: VerifiedTokenCache?
 
     public init(configuration: VerifierConfiguration, keys: any KeySetProvider, clock: any VerifierClock = SystemClock()) {
         self.configuration = configuration
         self.keys = keys
         self.clock = clock
+        let limits = configuration.verifiedTokenCache
+        self.verifiedTokens = limits.isEnabled ? VerifiedTokenCache(limits: limits) : nil
     }
 
     /// Verifies a token; throws the precise reason when it is not acceptable.
+    ///
+    /// A token this verifier has verified before skips its parsing and signature check; every other check
+    /// runs again (see "Tokens seen before" above).
     public func verify(_ token: String, nonce: NonceCheck) async throws(TokenVerificationError) -> VerifiedIDToken {
+        var admit = false
+        if let verifiedTokens {
+            switch verifiedTokens.lookup(token) {
+            case .hit(let remembered):
+                if let verified = try await recheck(remembered, in: verifiedTokens, nonce: nonce) { return verified }
+                admit = true
+            case .miss(let seenBefore):
+                admit = seenBefore
+            }
+        }
         let jws: CompactJWS
         // A header segment that already passed every check with this verifier is not decoded again.
         var rememberedKeyID: String?
@@ -72,10 +104,53 @@ public struct TokenVerifier: Sendable {
         }
         let keyID: String
         if let rememberedKeyID { keyID = rememberedKeyID } else { keyID = try checkHeader(jws.headerDocument) }
+        let key = try await resolveKey(keyID)
+        guard jws.isSigned(by: key) else { throw .invalidSignature }
+        let claims = try makeClaims(jws.payloadDocument)
+        let appID = try checkClaims(claims, nonce: nonce)
+        if rememberedKeyID == nil {
+            headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
+        }
+        let verified = VerifiedIDToken(jws: jws, keyID: keyID, appID: appID, claims: claims)
+        if admit { verifiedTokens?.remember(verified, keyFingerprint: key.fingerprint) }
+        return verified
+    }
+
+    /// The checks a remembered token still needs, from the key on, as ``verify(_:nonce:)`` runs them; nil
+    /// when the key that checked its signature is no longer the set's key for its `kid` (then the token is
+    /// forgotten and checked in full).
+    private func recheck(
+        _ remembered: VerifiedTokenCache.Entry, in cache: VerifiedTokenCache, nonce: NonceCheck
+    ) async throws(TokenVerificationError) -> VerifiedIDToken? {
+        let token = remembered.token
         let key: RS256PublicKey
         do {
+            key = try await resolveKey(token.keyID)
+        } catch {
+            cache.forget(remembered)
+            throw error
+        }
+        guard key.fingerprint == remembered.keyFingerprint else {
+            cache.forget(remembered)
+            return nil
+        }
+        let appID: String
+        do {
+            appID = try checkClaims(token.claims, nonce: nonce)
+        } catch {
+            // Expiry never comes undone; a wrong nonce or an app no longer configured is this call's failure.
+            if case .expired = error { cache.forget(remembered) }
+            throw error
+        }
+        return VerifiedIDToken(jws: token.jws, keyID: token.keyID, appID: appID, claims: token.claims)
+    }
+
+    /// The key for `keyID` from the key set, or the key set's reason there is none.
+    private func resolveKey(_ keyID: String) async throws(TokenVerificationError) -> RS256PublicKey {
+        do {
             // A warm cache answers at once; only a miss waits (for a fetch, or for one already running).
-            if let immediate = try keys.immediateKey(for: keyID) { key = immediate } else { key = try await keys.key(for: keyID) }
+            if let immediate = try keys.immediateKey(for: keyID) { return immediate }
+            return try await keys.key(for: keyID)
         } catch {
             switch error {
             case .unknownKey(let id): throw .unknownKey(id)
@@ -84,12 +159,6 @@ public struct TokenVerifier: Sendable {
             case .keySetUnavailable(let reason): throw .keySetUnavailable(reason)
             }
         }
-        guard jws.isSigned(by: key) else { throw .invalidSignature }
-        let (claims, appID) = try checkClaims(jws.payloadDocument, nonce: nonce)
-        if rememberedKeyID == nil {
-            headers.remember(.init(segment: jws.headerSegment, document: jws.headerDocument, keyID: keyID))
-        }
-        return VerifiedIDToken(jws: jws, keyID: keyID, appID: appID, claims: claims)
     }
 
     /// Checks the header and returns the `kid`.
@@ -125,13 +194,10 @@ public struct TokenVerifier: Sendable {
         return keyID
     }
 
-    /// Checks the claims and returns them with the app ID `aud` matched.
-    private func checkClaims(
-        _ payload: JSONDocument, nonce: NonceCheck
-    ) throws(TokenVerificationError) -> (AuthenticationTokenClaims, appID: String) {
-        let claims: AuthenticationTokenClaims
+    /// The claims of a validated payload: present, of their types, not empty (depends only on the bytes).
+    private func makeClaims(_ payload: JSONDocument) throws(TokenVerificationError) -> AuthenticationTokenClaims {
         do {
-            claims = try AuthenticationTokenClaims(document: payload)
+            return try AuthenticationTokenClaims(document: payload)
         } catch {
             switch error {
             case .missing(let name): throw .missingClaim(name)
@@ -139,6 +205,13 @@ public struct TokenVerifier: Sendable {
             case .empty(let name): throw .emptyClaim(name)
             }
         }
+    }
+
+    /// Checks the claims against the configuration, the clock and the nonce (on every call, remembered token
+    /// or not); returns the app ID `aud` matched.
+    private func checkClaims(
+        _ claims: AuthenticationTokenClaims, nonce: NonceCheck
+    ) throws(TokenVerificationError) -> String {
         // Byte-exact, where the values lie in the payload: Swift's == would let a canonically equivalent
         // spelling through.
         guard claims.issuer(isOneOf: configuration.allowedIssuers) else { throw .issuerNotAllowed(claims.iss) }
@@ -160,7 +233,7 @@ public struct TokenVerifier: Sendable {
         // a token that is expired, or from the future, is reported as such.
         guard claims.exp > claims.iat else { throw .expiresNotAfterIssued(expiresAt: claims.exp, issuedAt: claims.iat) }
         if let expected = nonce.expectedValue, !claims.nonce(matches: expected) { throw .nonceMismatch }
-        return (claims, appID)
+        return appID
     }
 }
 

@@ -23,6 +23,11 @@ public struct VerifierConfiguration: Sendable, Equatable {
     public var maximumTokenSize: Int
     /// The longest `kid` accepted, in characters.
     public var maximumKeyIDLength: Int
+    /// How many verified tokens a verifier made with this configuration remembers, so that the same token
+    /// again costs no RSA check; on by default, ``VerifiedTokenCacheLimits/disabled`` turns it off. A
+    /// remembered token is still checked against the clock, the nonce, the issuer, the audience and the key
+    /// set on every call (see ``VerifiedTokenCacheLimits``). Read when the verifier is made.
+    public var verifiedTokenCache = VerifiedTokenCacheLimits()
 
     public init(
         appID: String,

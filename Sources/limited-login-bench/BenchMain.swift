@@ -9,13 +9,21 @@ enum BenchMain {
         benchmarks:
           verify   full ID-token verifications per second with a warm remote key cache,
                    against bare RS256 signature checks per second on the same token
-                   (--breakdown: each stage's cost; --full-only: full verifications alone, to profile)
+                   (--breakdown: each stage's cost; --full-only: full verifications alone, to profile;
+                   --repeated: the same token again with the verified-token cache on, against bare RSA;
+                   --distinct: 256 tokens in turn, each seen once a turn, through the cache (misses);
+                   --distinct --cache-off: the same tokens without the cache)
           issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
                    session, concurrent loopback clients), against bare RS256 signatures per second
                    on as many threads as the server's event loops; then JWKS requests per second
           nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
                    SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
                    server: scripts/postgres-for-tests start)
+          http     requests per second for discovery, JWKS, certs and /health against a bare Hummingbird
+                   router serving the same bytes in the same process (--clients N, default 8)
+          memory   resident memory of a provider on :memory: after 10,000 and 100,000 logins (a session
+                   made as sign-in makes it, then the dialog issuing a token with it; --logins N,
+                   --session-lifetime S, default 2 s)
         """
 
     static func main() async {
@@ -59,6 +67,31 @@ enum BenchMain {
                 try await NodesBenchmark(secondsPerRound: seconds, postgresURL: url).run()
             } catch {
                 FileHandle.standardError.write(Data("nodes benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "http":
+            do {
+                var benchmark = HTTPBenchmark(secondsPerRound: seconds)
+                if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
+                    benchmark.clients = clients
+                }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("http benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "memory":
+            do {
+                var benchmark = MemoryBenchmark()
+                if let index = arguments.firstIndex(of: "--logins"), index + 1 < arguments.count, let logins = Int(arguments[index + 1]), logins > 0 {
+                    benchmark.logins = logins
+                }
+                if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1]) {
+                    benchmark.sessionLifetime = lifetime
+                }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("memory benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

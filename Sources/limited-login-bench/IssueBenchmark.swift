@@ -67,14 +67,29 @@ struct IssueBenchmark {
         }
         print("issue: \(clients) concurrent clients over loopback (pipelining depth \(pipelineDepth)), \(threads) signing threads for the baseline, \(rounds) rounds of \(secondsPerRound) s")
         var tokenRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = []
+        // The same rounds counted per second of this process's CPU time (server, clients and the kernel's
+        // work for them), which other processes on a shared machine do not move: with wall-clock rates, a
+        // busy machine gives the dialog's dozen threads a larger share of the cores than the baseline's two.
+        var tokenCPURates: [Double] = [], bareCPURates: [Double] = [], cpuRatios: [Double] = []
         for round in 1...rounds {
+            let cpuStart = Self.processCPUSeconds()
             let before = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
+            let cpuAfterBare = Self.processCPUSeconds()
             let tokens = try await load.run(seconds: secondsPerRound, ports: [port], session: session)
-            let bare = (before + (await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims))) / 2
+            let cpuAfterTokens = Self.processCPUSeconds()
+            let after = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
+            let cpuEnd = Self.processCPUSeconds()
+            let bare = (before + after) / 2
             tokenRates.append(tokens)
             bareRates.append(bare)
             ratios.append(tokens / bare)
-            print(String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f", round, tokens, bare, tokens / bare))
+            let tokensPerCPU = tokens * secondsPerRound / (cpuAfterTokens - cpuAfterBare)
+            let barePerCPU = (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuAfterTokens))
+            tokenCPURates.append(tokensPerCPU)
+            bareCPURates.append(barePerCPU)
+            cpuRatios.append(tokensPerCPU / barePerCPU)
+            print(String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f",
+                         round, tokens, bare, tokens / bare, tokensPerCPU, barePerCPU, tokensPerCPU / barePerCPU))
         }
         let jwks = try await concurrently(seconds: secondsPerRound) {
             let response = try await http.execute(HTTPClientRequest(url: baseURL + "/.well-known/oauth/openid/jwks/"), timeout: .seconds(30))
@@ -83,6 +98,7 @@ struct IssueBenchmark {
         }
         print(String(format: "jwks: %.0f requests/s", jwks))
         print(String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f", median(tokenRates), median(bareRates), median(ratios)))
+        print(String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenCPURates), median(bareCPURates), median(cpuRatios)))
     }
 
     /// `clients` tasks running `body` in a loop for `seconds`; completions per second.
@@ -129,4 +145,11 @@ struct IssueBenchmark {
     }
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// CPU time this process has used, all threads, user and system.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 }

@@ -10,6 +10,15 @@ import LimitedLoginTestSupport
 /// JSON, header rules, key lookup in a warm ``RemoteKeySet`` (fetched once from a loopback server),
 /// the signature, the claims and the nonce. The baseline is the signature check alone (SHA-256 of the
 /// signing input and the RSA operation), which is the physical floor of the work.
+///
+/// The full path runs with the verifier's cache of verified tokens off, so every call checks the token
+/// in full. With `--repeated` the cache is on (as by default): the token was seen before, so a call runs
+/// the key lookup and the claim, time and nonce checks again, without the parse and the RSA check.
+/// With `--distinct` the cache is on and misses: 256 tokens (each a different `jti`) in turn through a
+/// cache of 2 entries, whose table of tokens seen once (64 slots) seldom keeps a token's summary for a
+/// whole turn, so each call checks in full after a lookup and a note in that table (the cost of the
+/// cache to tokens seen once); the bare checks take the same tokens in turn. `--cache-off` runs the same
+/// without the cache.
 struct VerifyBenchmark {
     var secondsPerRound: Double
     let rounds = 5
@@ -27,35 +36,65 @@ struct VerifyBenchmark {
             "user_hometown": ["id": "110", "name": "London"], "user_location": ["id": "111", "name": "Paris"],
             "user_gender": "female", "user_link": "https://example.test/ada",
         ]
-        let token = try JWSSigner(privateKey: key, keyID: "bench-key").sign(claims: claims)
+        let signer = JWSSigner(privateKey: key, keyID: "bench-key")
+        let token = try signer.sign(claims: claims)
+        var tokens = [token]
+        if CommandLine.arguments.contains("--distinct") {
+            for index in 1..<256 {
+                var other = claims
+                other["jti"] = .string("5b1e1b2a-\(String(index, radix: 16))")
+                tokens.append(try signer.sign(claims: other))
+            }
+        }
         let jws = try CompactJWS(parsing: token)
         let publicKey = key.publicKey
+        let allTokens = tokens
 
         let server = KeySetServer(keySet: keySet)
         try await withLoopbackServer(server.router()) { port in
             guard let url = URL(string: "http://127.0.0.1:\(port)/jwks") else { throw BenchmarkError.serverDidNotStart }
-            try await measure(keySetURL: url, token: token, jws: jws, publicKey: publicKey)
+            try await measure(keySetURL: url, tokens: allTokens, jws: jws, publicKey: publicKey)
         }
     }
 
     /// The rounds and the breakdown, against a key set served at `keySetURL`.
-    private func measure(keySetURL url: URL, token: String, jws: CompactJWS, publicKey: RS256PublicKey) async throws {
+    private func measure(keySetURL url: URL, tokens: [String], jws: CompactJWS, publicKey: RS256PublicKey) async throws {
+        let token = tokens[0]
         let keys = RemoteKeySet(url: url)
-        let verifier = TokenVerifier(configuration: .facebook(appID: "1234567890"), keys: keys)
+        let repeated = CommandLine.arguments.contains("--repeated")
+        let distinct = tokens.count > 1
+        var configuration = VerifierConfiguration.facebook(appID: "1234567890")
+        // --cache-off: --distinct without the cache, to tell the cache's cost from that of cycling tokens.
+        let cacheOff = CommandLine.arguments.contains("--cache-off")
+        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : distinct && !cacheOff ? VerifiedTokenCacheLimits(maximumEntries: 2) : .disabled
+        let verifier = TokenVerifier(configuration: configuration, keys: keys)
+        let label = repeated ? "repeated" : distinct && !cacheOff ? "full+cache" : "full"
         try await Self.verifyAndReadUser(verifier, token)
+        // The tokens in turn (one token unless --distinct), for the full and the bare checks alike.
+        let parsed = try tokens.map { try CompactJWS(parsing: $0) }
+        let signatures = parsed.map(\.signature), signingInputs = parsed.map(\.signingInput)
+        var nextFull = 0, nextBare = 0
+        func nextToken() -> String {
+            nextFull = nextFull + 1 == tokens.count ? 0 : nextFull + 1
+            return tokens[nextFull]
+        }
+        func bareCheck() -> Bool {
+            nextBare = nextBare + 1 == tokens.count ? 0 : nextBare + 1
+            return publicKey.isValidSignature(signatures[nextBare], for: signingInputs[nextBare])
+        }
 
         if CommandLine.arguments.contains("--full-only") {
             // Nothing but full verifications, for a profiler (`perf record`) to see only that path.
-            let rate = try await measureAsync(seconds: secondsPerRound * 2) { try await Self.verifyAndReadUser(verifier, token) }
-            print(String(format: "verify: %.0f/s full (no baseline: --full-only)", rate))
+            let rate = try await measureAsync(seconds: secondsPerRound * 2) { try await Self.verifyAndReadUser(verifier, nextToken()) }
+            print(String(format: "verify: %.0f/s \(label) (no baseline: --full-only)", rate))
             return
         }
-        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and full checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions)")
+        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct && !cacheOff ? "on, 2 entries, 256 distinct tokens in turn (each seen once a turn: a miss, almost never remembered)" : distinct ? "off, 256 distinct tokens in turn" : "off")")
         // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed. A warm-up
         // slice of each first.
         let signature = jws.signature, signingInput = jws.signingInput
-        _ = count { publicKey.isValidSignature(signature, for: signingInput) }
-        _ = try await countAsync(seconds: Self.sliceSeconds) { try await Self.verifyAndReadUser(verifier, token) }
+        _ = count { bareCheck() }
+        _ = try await countAsync(seconds: Self.sliceSeconds) { try await Self.verifyAndReadUser(verifier, nextToken()) }
         var fullRates: [Double] = []
         var bareRates: [Double] = []
         var roundRatios: [Double] = []
@@ -67,14 +106,14 @@ struct VerifyBenchmark {
             let slice = Self.sliceSeconds
             for pair in 0..<max(1, Int(secondsPerRound / (2 * slice))) {
                 let bareFirst = pair % 2 == 0
-                if bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
-                full.add(try await countAsync(seconds: slice) { try await Self.verifyAndReadUser(verifier, token) })
-                if !bareFirst { bare.add(count { publicKey.isValidSignature(signature, for: signingInput) }) }
+                if bareFirst { bare.add(count { bareCheck() }) }
+                full.add(try await countAsync(seconds: slice) { try await Self.verifyAndReadUser(verifier, nextToken()) })
+                if !bareFirst { bare.add(count { bareCheck() }) }
             }
             bareRates.append(bare.rate)
             fullRates.append(full.rate)
             roundRatios.append(full.rate / bare.rate)
-            print(String(format: "  round %d: full %.0f/s, bare %.0f/s, ratio %.3f", round, full.rate, bare.rate, full.rate / bare.rate))
+            print(String(format: "  round %d: \(label) %.0f/s, bare %.0f/s, ratio %.3f", round, full.rate, bare.rate, full.rate / bare.rate))
         }
         if CommandLine.arguments.contains("--breakdown") {
             // Each stage of the full path alone, with the same code and settings the verifier uses.
@@ -108,7 +147,7 @@ struct VerifyBenchmark {
         guard keys.fetchCount == 1 else { throw BenchmarkError.cacheNotWarm(keys.fetchCount) }
         let full = median(fullRates), bare = median(bareRates)
         // The ratio is the median of the rounds' ratios, the estimate least moved by drift.
-        print(String(format: "verify: %.0f/s full, %.0f/s bare signature, ratio %.3f", full, bare, median(roundRatios)))
+        print(String(format: "verify: %.0f/s \(label), %.0f/s bare signature, ratio %.3f", full, bare, median(roundRatios)))
     }
 
     /// What every server does with a token: verify it, then read the user it is about (`sub`). The other

@@ -3,6 +3,7 @@ import HummingbirdTesting
 import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import LimitedLoginTestSupport
+import Synchronization
 import Testing
 
 @Suite("OpenID endpoints: discovery, JWKS, certificates")
@@ -73,14 +74,63 @@ struct OpenIDEndpointTests {
         }
     }
 
-    @Test("health answers ok while the store works, and 503 once it is closed")
+    @Test("health answers ok while the store works, and 503 once it is closed (a verdict is reused for a second)")
     func health() async throws {
         try await withProvider { client, provider in
             let ok = try await client.execute(uri: "/health", method: .get)
             #expect(ok.status == .ok && String(buffer: ok.body) == "{\"status\":\"ok\"}")
+            #expect(ok.headers[.cacheControl] == "no-store")
             await provider.store.close()
+            // Within the reuse interval the last verdict answers; after it, the store is asked again.
+            try await Task.sleep(for: .nanoseconds(Int64(RecentHealthCheck.reuseInterval) + 100_000_000))
             let down = try await client.execute(uri: "/health", method: .get)
             #expect(down.status == .serviceUnavailable && String(buffer: down.body) == "{\"status\":\"unavailable\"}")
+        }
+    }
+
+    @Test("a recent health verdict is reused: polls within a second make one check")
+    func healthReused() async {
+        let recent = RecentHealthCheck()
+        let checks = Mutex(0)
+        for _ in 0..<5 {
+            #expect(await recent.healthy { checks.withLock { $0 += 1 } })
+        }
+        #expect(checks.withLock { $0 } == 1)
+        struct Down: Error {}
+        let failing = RecentHealthCheck()
+        #expect(await failing.healthy { throw Down() } == false)
+        #expect(await failing.healthy { } == false, "a failed verdict is reused too, for the same second")
+    }
+
+    @Test("discovery, JWKS and certs carry an ETag and Cache-Control; If-None-Match with it gets 304 without a body")
+    func conditionalRequests() async throws {
+        try await withProvider { client, provider in
+            for path in ["/.well-known/openid-configuration/", "/.well-known/oauth/openid/jwks/", "/.well-known/oauth/openid/certs/"] {
+                let first = try await client.execute(uri: path, method: .get)
+                #expect(first.status == .ok)
+                let eTag = try #require(first.headers[.eTag])
+                #expect(eTag.hasPrefix("\"") && eTag.hasSuffix("\"") && eTag.count == 34)
+                #expect(first.headers[.cacheControl] == "public, max-age=3600")
+                let again = try await client.execute(uri: path, method: .get)
+                #expect(again.headers[.eTag] == eTag, "the same bytes, the same validator")
+                #expect(String(buffer: again.body) == String(buffer: first.body))
+                for condition in [eTag, "W/\(eTag)", "\"other\", \(eTag)", "*"] {
+                    let cached = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: condition])
+                    #expect(cached.status == .notModified, "If-None-Match: \(condition)")
+                    #expect(cached.body.readableBytes == 0)
+                    #expect(cached.headers[.eTag] == eTag)
+                    #expect(cached.headers[.cacheControl] == "public, max-age=3600")
+                }
+                let stale = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"something-else\""])
+                #expect(stale.status == .ok && stale.body.readableBytes > 0)
+            }
+            // A rotation changes the key set, and so its validator.
+            let before = try await client.execute(uri: "/.well-known/oauth/openid/jwks/", method: .get).headers[.eTag]
+            _ = try await provider.services.keyring.rotate(publishDelay: 3600)
+            let after = try await client.execute(uri: "/.well-known/oauth/openid/jwks/", method: .get)
+            #expect(after.headers[.eTag] != before)
+            let refreshed = try await client.execute(uri: "/.well-known/oauth/openid/jwks/", method: .get, headers: [.ifNoneMatch: before ?? ""])
+            #expect(refreshed.status == .ok, "the old validator no longer matches")
         }
     }
 }

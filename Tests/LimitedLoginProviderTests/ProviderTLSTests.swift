@@ -57,6 +57,12 @@ struct ProviderTLSTests {
                 let document = try #require(try StrictJSONParser().parse(Array(body.readableBytesView)).objectValue)
                 #expect(document["issuer"]?.stringValue == "https://www.facebook.com")
                 #expect(document["jwks_uri"]?.stringValue == "https://limited.facebook.com/.well-known/oauth/openid/jwks/")
+                // The provider's own address keeps its own addresses (each document is prepared apart).
+                let own = try await client.execute(HTTPClientRequest(url: baseURL + "/.well-known/openid-configuration/"), timeout: .seconds(10))
+                let ownBody = try await own.body.collect(upTo: 1 << 16)
+                let ownDocument = try #require(try StrictJSONParser().parse(Array(ownBody.readableBytesView)).objectValue)
+                #expect(ownDocument["jwks_uri"]?.stringValue == baseURL + "/.well-known/oauth/openid/jwks/")
+                #expect(ownDocument["issuer"]?.stringValue == "https://www.facebook.com")
                 var console = HTTPClientRequest(url: baseURL + "/_console")
                 console.headers.replaceOrAdd(name: "Host", value: "www.facebook.com")
                 #expect(try await client.execute(console, timeout: .seconds(10)).status == .notFound)

@@ -5,13 +5,18 @@ import NIOCore
 /// The address of the connection a request arrived on, which the sign-in limits count failures by.
 ///
 /// Taken from the socket, never from a header (a client chooses its headers). Hummingbird's
-/// `BasicRequestContext` does not keep the channel, so ``ClientAddressResponder`` reads the address before
-/// making that context and makes it the request's task-local value; routes read ``current``.
+/// `BasicRequestContext` does not keep the channel, so ``ClientAddressResponder`` makes the request's
+/// channel a task-local value before making that context; routes read ``current``, which reads the address
+/// from it only then (formatting an address for every request, static endpoints included, cost more than
+/// the rest of answering one of those).
 enum ClientAddress {
+    /// The channel of the request being answered (nil outside one).
+    @TaskLocal static var channel: (any Channel)?
+
     /// The current request's client address, as a key: an IPv4 address, or the /64 prefix of an IPv6
     /// address (one host usually holds a whole /64, so counting by full address would be no limit);
     /// nil when the connection has no IP address (tests through the router alone).
-    @TaskLocal static var current: String?
+    static var current: String? { channel.flatMap { key(for: $0.remoteAddress) } }
 
     static func key(for address: SocketAddress?) -> String? {
         switch address {
@@ -50,7 +55,7 @@ struct ClientAddressResponder<Inner: HTTPResponder>: HTTPResponder where Inner.C
     let inner: Inner
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        try await ClientAddress.$current.withValue(ClientAddress.key(for: context.channel.remoteAddress)) {
+        try await ClientAddress.$channel.withValue(context.channel) {
             try await inner.respond(
                 to: request, context: BasicRequestContext(source: ApplicationRequestContextSource(channel: context.channel, logger: context.logger))
             )

@@ -1,39 +1,41 @@
 import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
+import Synchronization
 
 /// OpenID discovery, the JWKS and the certificate map (SPEC section 4), each with and without a
 /// trailing slash.
 struct OpenIDController: Sendable {
     let services: ProviderServices
+    /// The discovery document for the current base URL (which a provider on port 0 learns when it binds).
+    private let discoveryDocument = PreparedDiscovery()
 
     /// Key sets may be cached for an hour; a rotation publishes the next key well before it signs.
-    static let keySetCacheControl = "public, max-age=3600"
+    static let keySetCacheControl = SigningKeyring.keySetCacheControl
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        // The router matches a path with and without its trailing slash.
-        router.get("/.well-known/openid-configuration") { _, _ in discovery() }
-        router.get("/.well-known/oauth/openid/jwks") { _, _ in
-            Responses.jsonBytes(try await services.keyring.current().keySet.serialized(), cacheControl: Self.keySetCacheControl)
+        // The router matches a path with and without its trailing slash. Each document is prepared when
+        // what it says changes (the keys, the base URL), with an ETag; a matching If-None-Match gets 304.
+        router.get("/.well-known/openid-configuration") { request, _ in
+            discoveryDocument.document(for: services.urls, facebookHost: FacebookHostContext.host != nil).response(to: request)
         }
-        router.get("/.well-known/oauth/openid/certs") { _, _ in
-            Responses.jsonBytes(
-                CertificateMap.document(try await services.keyring.current().certificates),
-                cacheControl: Self.keySetCacheControl
-            )
+        router.get("/.well-known/oauth/openid/jwks") { request, _ in
+            try await services.keyring.keySetDocument().response(to: request)
+        }
+        router.get("/.well-known/oauth/openid/certs") { request, _ in
+            try await services.keyring.certificatesDocument().response(to: request)
         }
     }
 
-    private func discovery() -> Response {
-        let urls = services.urls
+    /// The discovery document for these URLs; under a Facebook host name (`serve --tls`), with the real
+    /// service's addresses.
+    static func discoveryBytes(_ urls: ProviderURLs, facebookHost facebook: Bool = false) -> [UInt8] {
         let claims = [
             "iss", "aud", "sub", "iat", "exp", "jti", "nonce", "at_hash", "name", "given_name", "middle_name",
             "family_name", "email", "picture", "user_friends", "user_birthday", "user_age_range", "user_hometown",
             "user_location", "user_gender", "user_link",
         ]
         let scopes = Set(["openid"] + Permission.limitedSet.map(\.name)).sorted()
-        // Under a Facebook host name (`serve --tls`), the real service's addresses.
-        let facebook = FacebookHostContext.host != nil
         let document: JSONValue = .object([
             "issuer": .string(urls.issuer),
             "authorization_endpoint": .string(facebook ? FacebookHosts.authorizationEndpoint : urls.authorizationEndpoint),
@@ -46,6 +48,23 @@ struct OpenIDController: Sendable {
             "scopes_supported": .array(scopes.map { .string($0) }),
             "code_challenge_methods_supported": ["S256"],
         ])
-        return Responses.json(document, cacheControl: "public, max-age=3600")
+        return JSONSerializer.serialize(document)
+    }
+}
+
+/// The discovery documents (at the provider's own address, and under a Facebook host name), each made
+/// again only when the base URL it was made for changes.
+final class PreparedDiscovery: Sendable {
+    /// By whether it is the Facebook host names' document.
+    private let prepared = Mutex<[Bool: (baseURL: String, document: PreparedDocument)]>([:])
+
+    func document(for urls: ProviderURLs, facebookHost: Bool) -> PreparedDocument {
+        let baseURL = urls.baseURL
+        if let current = prepared.withLock({ $0[facebookHost] }), current.baseURL == baseURL { return current.document }
+        let document = PreparedDocument(
+            OpenIDController.discoveryBytes(urls, facebookHost: facebookHost), cacheControl: "public, max-age=3600"
+        )
+        prepared.withLock { $0[facebookHost] = (baseURL, document) }
+        return document
     }
 }

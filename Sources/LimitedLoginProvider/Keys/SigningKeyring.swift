@@ -27,6 +27,9 @@ public final class SigningKeyring: Sendable {
         var signer: JWSSigner
         var keySet: JSONWebKeySet
         var certificates: [String: String]
+        /// The JWKS and certificate-map documents as served, made when the keys are read.
+        var keySetDocument: PreparedDocument
+        var certificatesDocument: PreparedDocument
         /// The records behind it, for the admin API.
         var records: [SigningKeyRecord]
         /// When it was read (monotonic nanoseconds), and when the schedule next changes (epoch seconds).
@@ -39,6 +42,9 @@ public final class SigningKeyring: Sendable {
     let retention: Int64
     /// How often a node rereads the keys, to follow rotations made through another node.
     static let refreshInterval: UInt64 = 5_000_000_000
+
+    /// Key sets may be cached for an hour; a rotation publishes the next key well before it signs.
+    static let keySetCacheControl = "public, max-age=3600"
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
@@ -110,8 +116,12 @@ public final class SigningKeyring: Sendable {
             }
         }
         guard let signer else { throw SigningKeyError.noCurrentKey }
+        let keySet = JSONWebKeySet(keys: published)
         let snapshot = Snapshot(
-            signer: signer.0, keySet: JSONWebKeySet(keys: published), certificates: certificates, records: kept,
+            signer: signer.0, keySet: keySet, certificates: certificates,
+            keySetDocument: PreparedDocument(keySet.serialized(), cacheControl: Self.keySetCacheControl),
+            certificatesDocument: PreparedDocument(CertificateMap.document(certificates), cacheControl: Self.keySetCacheControl),
+            records: kept,
             loadedAt: DispatchTime.now().uptimeNanoseconds, nextChange: nextChange
         )
         state.withLock { $0 = snapshot }
@@ -120,12 +130,33 @@ public final class SigningKeyring: Sendable {
 
     /// The keys, reread when the last read is older than ``refreshInterval`` or the schedule has moved on.
     func current() async throws -> Snapshot {
-        if let snapshot = state.withLock({ $0 }),
-           DispatchTime.now().uptimeNanoseconds - snapshot.loadedAt < Self.refreshInterval,
-           snapshot.nextChange.map({ ProviderTime.now() < $0 }) ?? true {
-            return snapshot
-        }
+        if let snapshot = fresh({ $0 }) { return snapshot }
         return try await reload()
+    }
+
+    /// The published key set as served, from the current keys (read in place: copying the whole snapshot
+    /// for one of its fields cost a dozen reference counts per request).
+    func keySetDocument() async throws -> PreparedDocument {
+        if let document = fresh({ $0?.keySetDocument }) { return document }
+        return try await reload().keySetDocument
+    }
+
+    /// The certificate map as served, from the current keys.
+    func certificatesDocument() async throws -> PreparedDocument {
+        if let document = fresh({ $0?.certificatesDocument }) { return document }
+        return try await reload().certificatesDocument
+    }
+
+    /// `read` of the snapshot when it is fresh (see ``current()``), under the lock; nil when it must be reread.
+    private func fresh<Value>(_ read: (inout Snapshot?) -> Value?) -> Value? {
+        let uptime = DispatchTime.now().uptimeNanoseconds
+        let now = ProviderTime.now()
+        return state.withLock { snapshot -> Value? in
+            // Read through optional chaining, in place: binding the snapshot would copy it.
+            guard let loadedAt = snapshot?.loadedAt, uptime &- loadedAt < Self.refreshInterval else { return nil }
+            if let nextChange = snapshot?.nextChange, now >= nextChange { return nil }
+            return read(&snapshot)
+        }
     }
 
     private func certificate(for key: RS256PrivateKey, record: SigningKeyRecord) throws -> String {

@@ -11,7 +11,15 @@ import Synchronization
 public final class ProviderMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let counters = Mutex<[MetricKey: Prometheus.Counter]>([:])
-    private let histograms = Mutex<[MetricKey: DurationHistogram]>([:])
+    /// Request latency histograms by route, method and status: looked up with no label list to build (every
+    /// request records one).
+    private let histograms = Mutex<[RequestKey: DurationHistogram]>([:])
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
 
     private struct MetricKey: Hashable {
         var name: String
@@ -85,10 +93,10 @@ public final class ProviderMetrics: Sendable {
 
     /// One request answered, after `nanoseconds`.
     func requestFinished(route: String, method: String, status: Int, nanoseconds: Int64) {
-        let labels = [("route", route), ("method", method), ("status", String(status))]
-        let key = MetricKey(name: Self.requestDuration.name, labels: labels.map(\.1))
+        let key = RequestKey(route: route, method: method, status: status)
         let histogram = histograms.withLock { histograms in
             if let histogram = histograms[key] { return histogram }
+            let labels = [("route", route), ("method", method), ("status", String(status))]
             let histogram = registry.makeDurationHistogram(descriptor: Self.requestDuration.descriptor, labels: labels, buckets: Self.buckets)
             histograms[key] = histogram
             return histogram

@@ -10,6 +10,7 @@ extension ProviderStore {
             try await db.insert(into: "ll_sessions").columns("id_hash", "user_id", "created_at", "expires_at")
                 .values(RandomIdentifiers.storageHash(secret), userID, now, now + lifetime).run()
         }
+        await purgeExpiredSessionsAndCodesIfDue(now: now)
         return secret
     }
 

@@ -93,6 +93,9 @@ final class StoreCaches: Sendable {
     /// "appID userID" → ASID: never changes once made.
     let appScopedIDs = ReadCache<String, String>(lifetime: nil)
 
+    /// When expired sessions and authorization codes were last purged.
+    let expiryPurge = ExpiryPurgeSchedule()
+
     struct SessionEntry: Sendable {
         var userID: String
         var expiresAt: Int64

@@ -14,6 +14,7 @@ enum StoreMigrations {
         StoreMigration(name: "0001_initial", apply: createInitialSchema),
         StoreMigration(name: "0002_sign_in_hardening", apply: addSignInHardening),
         StoreMigration(name: "0003_gaming_apps_and_messenger_pages", apply: addGamingAndMessenger),
+        StoreMigration(name: "0004_expiry_indexes", apply: addExpiryIndexes),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -132,6 +133,13 @@ enum StoreMigrations {
         try await db.alter(table: "ll_users").column("age_range_max", type: .bigint).run()
         try await db.alter(table: "ll_users").column("gaming_name", type: .text).run()
         try await db.alter(table: "ll_grants").column("messenger_page_id", type: .text).run()
+    }
+
+    /// Indexes on when sessions and authorization codes expire, so that purging the expired ones reads only
+    /// those.
+    private static func addExpiryIndexes(_ db: any SQLDatabase) async throws {
+        try await db.create(index: "ll_sessions_expiry").on("ll_sessions").column("expires_at").run()
+        try await db.create(index: "ll_authorization_codes_expiry").on("ll_authorization_codes").column("expires_at").run()
     }
 
     /// Applies every migration not yet recorded, in order.
