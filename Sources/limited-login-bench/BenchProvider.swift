@@ -61,6 +61,31 @@ struct BenchProvider {
 
     var port: Int { URL(string: baseURL)?.port ?? 0 }
 
+    /// Runs `body` with a provider on `store` and an HTTP client for it (`clients` connections, no
+    /// redirects followed), then stops both, also when `body` throws. A file store goes in a temporary
+    /// folder that is removed afterwards.
+    static func withNode(
+        fileStore: Bool, clients: Int = 8, _ body: (BenchProvider, HTTPClient) async throws -> Void
+    ) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-bench-\(UUID().uuidString)")
+        if fileStore { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { if fileStore { try? FileManager.default.removeItem(at: folder) } }
+        let node = try await start(store: fileStore ? .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path) : .sqliteMemory)
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
+        )
+        do {
+            try await body(node, http)
+        } catch {
+            try? await http.shutdown()
+            await node.stop()
+            throw error
+        }
+        try await http.shutdown()
+        await node.stop()
+    }
+
     func stop() async {
         server.cancel()
         _ = await server.result

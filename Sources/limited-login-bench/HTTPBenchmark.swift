@@ -20,12 +20,7 @@ struct HTTPBenchmark {
     ]
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let node = try await BenchProvider.start(store: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        do {
+        try await BenchProvider.withNode(fileStore: true) { node, http in
             // What the provider serves for each path, for the bare router to serve the same.
             var documents: [BareRouterServer.Document] = []
             for path in Self.paths {
@@ -48,13 +43,7 @@ struct HTTPBenchmark {
                 throw error
             }
             await bare.stop()
-        } catch {
-            try? await http.shutdown()
-            await node.stop()
-            throw error
         }
-        try await http.shutdown()
-        await node.stop()
     }
 
     private func measure(ours: Int, bare: Int) async throws {

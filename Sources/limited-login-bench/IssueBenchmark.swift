@@ -29,23 +29,9 @@ struct IssueBenchmark {
     let threads = System.coreCount
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let node = try await BenchProvider.start(store: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path))
-        let http = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
-        )
-        do {
+        try await BenchProvider.withNode(fileStore: true, clients: clients) { node, http in
             try await measure(baseURL: node.baseURL, session: node.session, http: http)
-        } catch {
-            try? await http.shutdown()
-            await node.stop()
-            throw error
         }
-        try await http.shutdown()
-        await node.stop()
     }
 
     private func measure(baseURL: String, session: String, http: HTTPClient) async throws {

@@ -12,20 +12,9 @@ struct MemoryBenchmark {
     var clients = 8
 
     func run() async throws {
-        let node = try await BenchProvider.start(store: .sqliteMemory)
-        let http = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
-        )
-        do {
+        try await BenchProvider.withNode(fileStore: false, clients: clients) { node, http in
             try await measure(node: node, http: http)
-        } catch {
-            try? await http.shutdown()
-            await node.stop()
-            throw error
         }
-        try await http.shutdown()
-        await node.stop()
     }
 
     private func measure(node: BenchProvider, http: HTTPClient) async throws {
