@@ -87,6 +87,7 @@ struct LoginCompletion: Sendable {
             parameters.append("expires_in", String(issued.expiresIn))
         }
         var claims: JSONObject?
+        var returned: [String] = accessToken == nil ? [] : ["access_token"]
         if dialog.wantsIDToken, let nonce = dialog.nonce {
             let idToken = try await issuer.idToken(
                 app: dialog.app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token,
@@ -94,24 +95,26 @@ struct LoginCompletion: Sendable {
             )
             parameters.append("id_token", idToken.token)
             claims = idToken.claims
+            returned.insert("id_token", at: 0)
         }
         if dialog.wantsCode {
             parameters.append("code", try await issuer.code(request: dialog, userID: user.id, granted: granted))
+            returned.append("code")
         }
         if let state = dialog.target.state { parameters.append("state", state) }
-        parameters.append("granted_scopes", scopes.sorted().joined(separator: ","))
-        parameters.append("denied_scopes", grant.declined.map(\.name).sorted().joined(separator: ","))
+        let grantedNames = scopes.sorted(), declinedNames = grant.declined.map(\.name).sorted()
+        parameters.append("granted_scopes", grantedNames.joined(separator: ","))
+        parameters.append("denied_scopes", declinedNames.joined(separator: ","))
         parameters.append("graph_domain", dialog.app.graphDomain)
         services.logger.info("login completed", metadata: RequestLogContext.adding(to: [
             "app": "\(dialog.app.id)", "user": "\(user.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
-            "permissions": "\(scopes.sorted().joined(separator: ","))",
+            "permissions": "\(grantedNames.joined(separator: ","))",
         ]))
         services.metrics.loginCompleted(limited: dialog.limited)
         services.recentLogins.record(RecentLogins.Entry(
             time: ProviderTime.now(), appID: dialog.app.id, appName: dialog.app.name, userID: user.id, userName: user.fullName,
             mode: dialog.limited ? "limited" : "classic", responseMode: dialog.target.responseMode.rawValue,
-            granted: scopes.sorted(), declined: grant.declined.map(\.name).sorted(),
-            returned: ["id_token", "access_token", "code"].filter { !parameters.all($0).isEmpty }, claims: claims
+            granted: grantedNames, declined: declinedNames, returned: returned, claims: claims
         ))
         return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
     }

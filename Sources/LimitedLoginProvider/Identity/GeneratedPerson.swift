@@ -32,14 +32,6 @@ struct GeneratedPerson: Sendable, Equatable {
         gender = ["female", "male"].randomElement() ?? "female"
     }
 
-    private init(firstName: String, lastName: String, email: String, birthday: String, gender: String) {
-        self.firstName = firstName
-        self.lastName = lastName
-        self.email = email
-        self.birthday = birthday
-        self.gender = gender
-    }
-
     /// The admin API's body for creating this person (`POST /_admin/users`).
     var fixtureJSON: JSONValue {
         .object([

@@ -25,12 +25,18 @@ struct LocalCertificateAuthority: Sendable {
 
     /// The store's authority, made on first use.
     static func load(from store: ProviderStore) async throws -> LocalCertificateAuthority {
-        let candidate = try make(now: Date())
-        let keyPEM = try await store.setting(keySetting) { candidate.privateKeyPEM }
-        let certificatePEM = try await store.setting(certificateSetting) {
-            // Another node may have made the key first: the certificate must be the one for the stored key.
-            keyPEM == candidate.privateKeyPEM ? candidate.certificatePEM : ""
+        var keyPEM = try await store.settingValue(keySetting)
+        var certificatePEM = try await store.settingValue(certificateSetting)
+        if keyPEM == nil || certificatePEM == nil {
+            // First use: make one; another node may store its own first, and the stored key wins.
+            let candidate = try make(now: Date())
+            let storedKey = try await store.setting(keySetting) { candidate.privateKeyPEM }
+            keyPEM = storedKey
+            certificatePEM = try await store.setting(certificateSetting) {
+                storedKey == candidate.privateKeyPEM ? candidate.certificatePEM : ""
+            }
         }
+        guard let keyPEM, let certificatePEM else { throw TLSSetupError("the store holds no CA") }
         guard !certificatePEM.isEmpty else { throw TLSSetupError("the store holds a CA key without its certificate; start again to retry") }
         return LocalCertificateAuthority(
             privateKey: try P256.Signing.PrivateKey(pemRepresentation: keyPEM),
