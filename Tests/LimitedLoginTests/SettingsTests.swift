@@ -18,6 +18,7 @@ struct SettingsTests {
         let settings = Settings(environment: ["FacebookAppID": "from-env", "FacebookGraphAPIVersion": "v18.0"], fileURL: file)
 
         #expect(settings.appID == "from-env")
+        #expect(settings.fileProblem == nil)
         #expect(settings.clientToken == "file-token")
         #expect(settings.displayName == "File App")
         #expect(settings.graphAPIVersion == "v18.0")
@@ -56,5 +57,23 @@ struct SettingsTests {
             #expect(result.tracking == .limited)
             #expect(session.profile?.email == "alice@example.com")
         }
+    }
+}
+
+@Suite("Settings: a settings file that cannot be used")
+struct SettingsFileProblemTests {
+    @Test("a file that is not JSON, or not an object, is not used, and the settings say why; an absent file is no problem")
+    func fileProblems() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let broken = folder.appendingPathComponent("broken.json")
+        try Data(#"{"FacebookAppID": "123",}"#.utf8).write(to: broken)
+        let fromBroken = Settings(environment: [:], fileURL: broken)
+        #expect(fromBroken.appID == nil)
+        #expect(fromBroken.fileProblem?.hasPrefix("the settings file \(broken.path) is not valid JSON: ") == true, "\(fromBroken.fileProblem ?? "")")
+        let array = folder.appendingPathComponent("array.json")
+        try Data(#"["FacebookAppID"]"#.utf8).write(to: array)
+        #expect(Settings(environment: [:], fileURL: array).fileProblem == "the settings file \(array.path) is not a JSON object")
+        #expect(Settings(environment: [:], fileURL: folder.appendingPathComponent("absent.json")).fileProblem == nil)
     }
 }

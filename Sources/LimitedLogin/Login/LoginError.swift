@@ -62,7 +62,8 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notSaved(let error):
             return "the login could not be saved: \(error.description)"
         case .missingAppID:
-            return "no app ID: set Settings.shared.appID, FacebookAppID in the environment or the settings file, or pass one to LoginManager"
+            let problem = Settings.shared.fileProblem.map { " (\($0))" } ?? ""
+            return "no app ID: set Settings.shared.appID, FacebookAppID in the environment or the settings file, or pass one to LoginManager" + problem
         case .missingAccessToken:
             return "reauthorizing data access needs a current access token (a classic login); there is none (missingAccessToken)"
         }

@@ -34,12 +34,17 @@ public final class Settings: Sendable {
     /// Settings that fall back to `environment` (keys named like `Info.plist`'s) and then to the JSON
     /// object file at `fileURL` when code has not set a value.
     public convenience init(environment: [String: String], fileURL: URL?) {
-        self.init(sources: SettingsSources(environment: environment, file: fileURL.map(SettingsSources.readFile) ?? [:]))
+        let (file, problem) = fileURL.map(SettingsSources.readFile) ?? ([:], nil)
+        self.init(sources: SettingsSources(environment: environment, file: file, fileProblem: problem))
     }
 
     init(sources: SettingsSources) {
         self.sources = sources
     }
+
+    /// Why the settings file was not used although it exists (unreadable, not JSON, not an object), or nil.
+    /// A login without an app ID says it too.
+    public var fileProblem: String? { sources.fileProblem }
 
     /// The SDK's version (this project's).
     public var sdkVersion: String { ProjectVersion.current }
@@ -113,6 +118,7 @@ public final class Settings: Sendable {
 struct SettingsSources: Sendable {
     let environment: [String: String]
     let file: [String: JSONValue]
+    var fileProblem: String? = nil
 
     func string(_ key: String) -> String? {
         if let value = environment[key], !value.isEmpty { return value }
@@ -134,17 +140,24 @@ struct SettingsSources: Sendable {
         return nil
     }
 
-    /// The members of a JSON object file; empty when it is absent or not an object.
-    static func readFile(_ url: URL) -> [String: JSONValue] {
-        guard let data = try? Data(contentsOf: url),
-              case .object(let object)? = try? StrictJSONParser(maximumSize: 1 << 20).parse(Array(data)) else { return [:] }
-        return object.dictionary
+    /// The members of a JSON object file: none when it is absent; none and the reason when it exists but
+    /// cannot be used.
+    static func readFile(_ url: URL) -> (members: [String: JSONValue], problem: String?) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return ([:], nil) }
+        guard let data = try? Data(contentsOf: url) else { return ([:], "the settings file \(url.path) cannot be read") }
+        let parsed: JSONValue
+        do { parsed = try StrictJSONParser(maximumSize: 1 << 20).parse(Array(data)) } catch {
+            return ([:], "the settings file \(url.path) is not valid JSON: \(error)")
+        }
+        guard case .object(let object) = parsed else { return ([:], "the settings file \(url.path) is not a JSON object") }
+        return (object.dictionary, nil)
     }
 
     /// `$LIMITED_LOGIN_SETTINGS_FILE`, else `./FacebookSettings.json`.
     static func processDefault() -> SettingsSources {
         let environment = ProcessInfo.processInfo.environment
         let path = environment["LIMITED_LOGIN_SETTINGS_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "FacebookSettings.json"
-        return SettingsSources(environment: environment, file: readFile(URL(fileURLWithPath: path)))
+        let (file, problem) = readFile(URL(fileURLWithPath: path))
+        return SettingsSources(environment: environment, file: file, fileProblem: problem)
     }
 }
