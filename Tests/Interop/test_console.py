@@ -58,7 +58,8 @@ class ConsoleUser:
         WebDriverWait(self.driver, 20, ignored_exceptions=[WebDriverException]).until(lambda d: d.title == title)
 
     def notice(self):
-        return self.wait_for("notice").text
+        return WebDriverWait(self.driver, 20, ignored_exceptions=[WebDriverException]).until(
+            lambda d: d.find_element(By.ID, "notice").text)
 
     def page(self, name):
         """Screenshots at each width (the whole page), then axe on the page with every <details> open."""
@@ -88,7 +89,10 @@ class ConsoleUser:
             field = form.find_element(By.NAME, name)
             field.clear()
             field.send_keys(value)
+        page = self.driver.find_element(By.TAG_NAME, "html")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        # The next page, not this one: both can carry a #notice, and reading the old one as it goes is stale.
+        WebDriverWait(self.driver, 20).until(expected_conditions.staleness_of(page))
 
 
 def user_by_email(provider, email):
@@ -148,7 +152,9 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
 
     # Revoke email in the console: the next login that asks for it shows the consent page again.
     grant = browser.find_element(By.CSS_SELECTOR, f"#grants-table tr[data-app-id='{APP_ID}'][data-user-id='{carol['id']}']")
+    page = browser.find_element(By.TAG_NAME, "html")
     grant.find_element(By.CSS_SELECTOR, "button[data-revoke='email']").click()
+    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
     assert tester.notice() == "The permission was revoked."
     grants = provider.admin("GET", f"/_admin/grants?user_id={carol['id']}").json()["grants"]
     assert [g["granted"] for g in grants if g["app_id"] == APP_ID] == [["public_profile"]]
