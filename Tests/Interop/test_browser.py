@@ -150,7 +150,11 @@ def test_cancel_in_a_real_browser(provider, browser):
     pick_alice(browser)
     wait_for(browser, "consent-form")
     browser.find_element(By.ID, "cancel-button").click()
-    WebDriverWait(browser, 20).until(lambda d: d.title == "Login not completed")
+    try:
+        WebDriverWait(browser, 20).until(lambda d: d.title == "Login not completed")
+    except Exception:
+        shot(browser, "6-cancelled-not-reached")
+        raise AssertionError(f"after Cancel: title {browser.title!r} at {browser.current_url}; the CLI printed: {login.printed}")
     shot(browser, "6-cancelled")
     status, output, printed = login.finish()
     assert status == 1

@@ -66,7 +66,9 @@ final class LoopbackHTTPHandler: ChannelInboundHandler {
             let status = HTTPResponseStatus(statusCode: reply.status)
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            let mailbox = self.mailbox
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if reply.deliversAnswer { mailbox.answerPageSent() }
                 context.close(promise: nil)
             }
         }

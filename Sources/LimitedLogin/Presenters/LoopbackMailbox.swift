@@ -9,6 +9,8 @@ final class LoopbackMailbox: Sendable {
         var html: String
         /// The nonce the page's one script carries, for its Content-Security-Policy.
         var scriptNonce: String? = nil
+        /// True for the page that answers the request which delivered the login's answer.
+        var deliversAnswer = false
     }
 
     private struct State {
@@ -16,6 +18,7 @@ final class LoopbackMailbox: Sendable {
         var answer: URL?
         var failure: LoginError?
         var waiter: CheckedContinuation<URL, any Error>?
+        var answerPageWritten = false
     }
 
     let callbackPath: String
@@ -59,8 +62,23 @@ final class LoopbackMailbox: Sendable {
         // A cancel or an error carries `error`: say so, the app tells the person the details.
         let failed = query.split(separator: "&").contains { $0.hasPrefix("error=") }
         return failed
-            ? Reply(status: 200, html: LoopbackPages.message(title: "Login not completed", text: "The login was cancelled or failed. You can close this window and return to the app."))
-            : Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."))
+            ? Reply(status: 200, html: LoopbackPages.message(title: "Login not completed", text: "The login was cancelled or failed. You can close this window and return to the app."), deliversAnswer: true)
+            : Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."), deliversAnswer: true)
+    }
+
+    /// The listener wrote the page that answers the delivering request.
+    func answerPageSent() {
+        state.withLock { $0.answerPageWritten = true }
+    }
+
+    /// Waits, at most `limit`, until the browser has been sent the page for the answer: an app that ends as
+    /// soon as it has the answer (a cancel needs no further work) would otherwise take the page down with it,
+    /// and the person would see the browser's connection error instead of "Login not completed".
+    func waitForAnswerPage(within limit: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + limit
+        while !state.withLock({ $0.answerPageWritten }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Waits for the answer.

@@ -69,7 +69,8 @@ struct LoopbackAttempt: AuthorizationAttempt {
         presenter.announce(url, opened)
         do {
             let answer = try await mailbox.wait()
-            // Closing the listening socket leaves the browser's connection to finish its page.
+            // The browser's page first, then the listening socket (closing it leaves open connections be).
+            await mailbox.waitForAnswerPage()
             await listener.close()
             return answer
         } catch {
