@@ -29,12 +29,26 @@ public struct FormParameters: Sendable {
 
     public init(encoded text: Substring) throws(FormParametersError) {
         pairs = []
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = parts[0]
-            let name = try Self.decode(rawName, parameter: String(rawName.prefix(40)))
-            let value = parts.count > 1 ? try Self.decode(parts[1], parameter: name) : ""
-            pairs.append((name, value))
+        // Split on the bytes `&` and `=` (ASCII, so every piece is whole UTF-8): splitting the Substring
+        // by Character would run grapheme breaking over every byte of a query read on each dialog request.
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            var end = start
+            var equals: Substring.UTF8View.Index?
+            while end < utf8.endIndex, utf8[end] != UInt8(ascii: "&") {
+                if equals == nil, utf8[end] == UInt8(ascii: "=") { equals = end }
+                utf8.formIndex(after: &end)
+            }
+            if end > start {
+                let rawName = Substring(utf8[start..<(equals ?? end)])
+                let name = try Self.decode(rawName) { String(rawName.prefix(40)) }
+                let value = try equals.map { equals throws(FormParametersError) in
+                    try Self.decode(Substring(utf8[utf8.index(after: equals)..<end])) { name }
+                } ?? ""
+                pairs.append((name, value))
+            }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
     }
 
@@ -63,32 +77,82 @@ public struct FormParameters: Sendable {
 
     /// The parameters encoded again as a form: `+` for a space, `%XX` for every other byte outside the
     /// unreserved set.
+    ///
+    /// Written in one pass into a string of the exact size (a redirect carrying an ID token is about
+    /// 1.5 KB, made on every login).
     public var encoded: String {
-        pairs.map { "\(Self.encode($0.name))=\(Self.encode($0.value))" }.joined(separator: "&")
+        var count = max(0, pairs.count * 2 - 1)
+        for pair in pairs { count += Self.encodedCount(pair.name) + Self.encodedCount(pair.value) }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var position = 0
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 {
+                    buffer[position] = UInt8(ascii: "&")
+                    position += 1
+                }
+                Self.write(pair.name, into: buffer, at: &position)
+                buffer[position] = UInt8(ascii: "=")
+                position += 1
+                Self.write(pair.value, into: buffer, at: &position)
+            }
+            return position
+        }
     }
 
     public static func encode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                output.append(byte)
-            case UInt8(ascii: " "):
-                output.append(UInt8(ascii: "+"))
-            default:
-                output.append(UInt8(ascii: "%"))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
-            }
+        let count = encodedCount(text)
+        // Most values (IDs, tokens, codes) need no escape at all.
+        if count == text.utf8.count, !text.utf8.contains(UInt8(ascii: " ")) { return text }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var position = 0
+            write(text, into: buffer, at: &position)
+            return position
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func decode(_ text: Substring, parameter: String) throws(FormParametersError) -> String {
+    /// True for the bytes written as they are: letters, digits, `-`, `.`, `_`, `~`.
+    @inline(__always)
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The length of `text` encoded.
+    private static func encodedCount(_ text: String) -> Int {
+        var count = 0
+        for byte in text.utf8 { count += isUnreserved(byte) || byte == UInt8(ascii: " ") ? 1 : 3 }
+        return count
+    }
+
+    /// Writes `text` encoded at `position`, which it advances; the buffer has room (``encodedCount(_:)``).
+    private static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        let hex: StaticString = "0123456789ABCDEF"
+        hex.withUTF8Buffer { hex in
+            for byte in text.utf8 {
+                if isUnreserved(byte) {
+                    buffer[position] = byte
+                    position += 1
+                } else if byte == UInt8(ascii: " ") {
+                    buffer[position] = UInt8(ascii: "+")
+                    position += 1
+                } else {
+                    buffer[position] = UInt8(ascii: "%")
+                    buffer[position + 1] = hex[Int(byte >> 4)]
+                    buffer[position + 2] = hex[Int(byte & 0xF)]
+                    position += 3
+                }
+            }
+        }
+    }
+
+    /// `text` decoded; `parameter` names it in an error (made only then).
+    private static func decode(_ text: Substring, parameter: () -> String) throws(FormParametersError) -> String {
         // Most values need no decoding; a Substring of a String is valid UTF-8 already.
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) { return String(text) }
         var bytes: [UInt8] = []
@@ -100,14 +164,14 @@ public struct FormParameters: Sendable {
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    throw .badPercentEncoding(name: parameter)
+                    throw .badPercentEncoding(name: parameter())
                 }
                 bytes.append(high << 4 | low)
             default:
                 bytes.append(byte)
             }
         }
-        guard let string = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(name: parameter) }
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw .notUTF8(name: parameter()) }
         return string
     }
 

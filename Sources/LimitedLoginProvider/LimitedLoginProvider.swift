@@ -84,11 +84,7 @@ public struct LimitedLoginProvider: Sendable {
     /// Every route of the provider.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: ProviderClockMiddleware(clock: services.clock))
-        router.add(middleware: MetricsMiddleware(metrics: services.metrics))
-        router.add(middleware: RequestLogMiddleware(logger: services.logger))
-        router.add(middleware: MissingPageMiddleware(services: services))
-        router.add(middleware: FacebookHostMiddleware())
+        router.add(middleware: ProviderRequestMiddleware(services: services))
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
         StylesheetController().addRoutes(to: router)

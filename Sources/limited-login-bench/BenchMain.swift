@@ -20,7 +20,9 @@ enum BenchMain {
                    SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
                    server: scripts/postgres-for-tests start)
           http     requests per second for discovery, JWKS, certs and /health against a bare Hummingbird
-                   router serving the same bytes in the same process (--clients N, default 8)
+                   router serving the same bytes in the same process (--clients N, default 8;
+                   --bare-on-event-loops: the bare router's connections run on their event loops, as
+                   the provider's do, which leaves only what the provider's own code costs)
           memory   resident memory of a provider on :memory: after 10,000 and 100,000 logins (a session
                    made as sign-in makes it, then the dialog issuing a token with it; --logins N,
                    --session-lifetime S, default 2 s)
@@ -72,6 +74,7 @@ enum BenchMain {
         case "http":
             do {
                 var benchmark = HTTPBenchmark(secondsPerRound: seconds)
+                benchmark.bareOnEventLoops = arguments.contains("--bare-on-event-loops")
                 if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
                     benchmark.clients = clients
                 }

@@ -11,6 +11,6 @@ struct GetLoad {
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
         return try await ClientThreads.run(clients: clients, seconds: seconds, ports: [port], requests: [request], headerName: "etag") { response in
             response.status == expectedStatus ? nil : "\(path) answered \(response.status)"
-        }
+        }.rate
     }
 }

@@ -12,6 +12,8 @@ struct HTTPBenchmark {
     var secondsPerRound: Double
     let rounds = 5
     var clients = 8
+    /// The bare router's connections run on their event loops, as the provider's do (`--bare-on-event-loops`).
+    var bareOnEventLoops = false
     /// How long each slice of a round lasts.
     static let sliceSeconds = 0.25
 
@@ -35,7 +37,7 @@ struct HTTPBenchmark {
                 }
                 documents.append(.init(path: path, body: Array(buffer: body), headers: headers))
             }
-            let bare = try await BareRouterServer.start(serving: documents)
+            let bare = try await BareRouterServer.start(serving: documents, onEventLoops: bareOnEventLoops)
             do {
                 try await measure(ours: node.port, bare: bare.port)
             } catch {
@@ -48,7 +50,8 @@ struct HTTPBenchmark {
 
     private func measure(ours: Int, bare: Int) async throws {
         let load = GetLoad(clients: clients)
-        print("http: \(clients) keep-alive clients over loopback, \(rounds) rounds of \(secondsPerRound) s per path in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of ours and a bare Hummingbird router serving the same bytes")
+        let bareName = bareOnEventLoops ? "bare router on event loops" : "bare router"
+        print("http: \(clients) keep-alive clients over loopback, \(rounds) rounds of \(secondsPerRound) s per path in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of ours and a \(bareName) (Hummingbird) serving the same bytes")
         var lines: [String] = [], cpuLines: [String] = []
         for path in Self.paths {
             _ = try await load.run(seconds: 0.2, port: ours, path: path)
@@ -82,7 +85,7 @@ struct HTTPBenchmark {
                 cpuRatios.append(cpuRatio)
                 print(String(format: "  %@ round %d: %.0f/s, bare %.0f/s, ratio %.3f; per CPU second ratio %.3f", path, round, ourRate, bareRate, ourRate / bareRate, cpuRatio))
             }
-            lines.append(String(format: "http %@: %.0f/s, %.0f/s bare router, ratio %.3f", path, median(ourRates), median(bareRates), median(ratios)))
+            lines.append(String(format: "http %@: %.0f/s, %.0f/s %@, ratio %.3f", path, median(ourRates), median(bareRates), bareName, median(ratios)))
             cpuLines.append(String(format: "http per CPU second %@: ratio %.3f", path, median(cpuRatios)))
         }
         for line in lines { print(line) }

@@ -23,8 +23,8 @@ struct NodesBenchmark {
         var sqliteRates: [Double] = [], postgresRates: [Double] = []
         do {
             for round in 1...rounds {
-                let sqlite = try await load.run(seconds: secondsPerRound, ports: [single.port], session: single.session)
-                let postgres = try await load.run(seconds: secondsPerRound, ports: [first.port, second.port], session: first.session)
+                let sqlite = try await load.run(seconds: secondsPerRound, ports: [single.port], session: single.session).rate
+                let postgres = try await load.run(seconds: secondsPerRound, ports: [first.port, second.port], session: first.session).rate
                 sqliteRates.append(sqlite)
                 postgresRates.append(postgres)
                 print(String(format: "  round %d: one node on SQLite %.0f tokens/s, two nodes on PostgreSQL %.0f tokens/s", round, sqlite, postgres))

@@ -28,9 +28,21 @@ struct DialogController: Sendable {
 
     /// `v21.0`, `v2.12`: a `v`, digits, a dot, digits.
     static func isVersion(_ text: String) -> Bool {
-        let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
-        return text.hasPrefix("v") && parts.count == 2
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        // Read as bytes: it runs on every dialog request.
+        var utf8 = text.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "v") else { return false }
+        var digits = 0, parts = 1
+        while let byte = utf8.next() {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts == 1 else { return false }
+                parts = 2
+                digits = 0
+            } else {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 4 else { return false }
+                digits += 1
+            }
+        }
+        return parts == 2 && digits > 0
     }
 
     // MARK: - GET /dialog/oauth

@@ -57,8 +57,12 @@ struct BoundedHTTP1Channel: ServerChildChannel {
         return ready
     }
 
+    /// Serves the connection's requests in a task that prefers the connection's event loop as its executor
+    /// (``EventLoopTaskExecutor``): reading, answering and writing, without crossing threads.
     func handle(value: Value, logger: Logger) async {
-        await http1.handle(value: value, logger: logger)
+        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+            await http1.handle(value: value, logger: logger)
+        }
     }
 }
 

@@ -25,7 +25,7 @@ struct IDTokenClaimsBuilder: Sendable {
             "sub": .string(asid),
             "iat": .number(Double(issuedAt)),
             "exp": .number(Double(issuedAt + lifetime)),
-            "jti": .string(UUID().uuidString.lowercased()),
+            "jti": .string(RandomIdentifiers.tokenID()),
             "nonce": .string(nonce),
         ]
         // A gaming app sees the gaming profile in place of the public one (the seeds: gaming_profile "is used in
