@@ -125,16 +125,31 @@ public struct FormParameters: Sendable {
 
     /// The length of `text` encoded.
     private static func encodedCount(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 { count += isUnreserved(byte) || byte == UInt8(ascii: " ") ? 1 : 3 }
-        return count
+        // Over the string's own storage when it has one (a native string does): iterating `utf8` a byte at
+        // a time was half of this on a 1 KB ID token.
+        if let count = text.utf8.withContiguousStorageIfAvailable({ encodedCount(of: $0) }) { return count }
+        return encodedCount(of: text.utf8)
+    }
+
+    private static func encodedCount<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> Int {
+        var escaped = 0, count = 0
+        for byte in bytes {
+            count += 1
+            if !isUnreserved(byte), byte != UInt8(ascii: " ") { escaped += 1 }
+        }
+        return count + 2 * escaped
     }
 
     /// Writes `text` encoded at `position`, which it advances; the buffer has room (``encodedCount(_:)``).
     private static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in write(bytes, into: buffer, at: &position) }
+        if done == nil { write(text.utf8, into: buffer, at: &position) }
+    }
+
+    private static func write<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
         let hex: StaticString = "0123456789ABCDEF"
         hex.withUTF8Buffer { hex in
-            for byte in text.utf8 {
+            for byte in bytes {
                 if isUnreserved(byte) {
                     buffer[position] = byte
                     position += 1

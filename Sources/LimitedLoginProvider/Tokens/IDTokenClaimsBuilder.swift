@@ -18,7 +18,8 @@ struct IDTokenClaimsBuilder: Sendable {
     var lifetime: Int64 = TokenLifetimes.defaultIDToken
     var accessTokenHash: String?
 
-    func claims() -> JSONObject {
+    /// The claims by name (the issuer applies overrides, then makes the one `JSONObject` it signs).
+    func claims() -> [String: JSONValue] {
         var claims: [String: JSONValue] = [
             "iss": .string(issuer),
             "aud": .string(app.id),
@@ -57,7 +58,7 @@ struct IDTokenClaimsBuilder: Sendable {
         if granted.contains(.userGender), let gender = user.gender { claims["user_gender"] = .string(gender) }
         if granted.contains(Permission(name: "user_link")), let link = user.link { claims["user_link"] = .string(link) }
         if let accessTokenHash { claims["at_hash"] = .string(accessTokenHash) }
-        return JSONObject(claims)
+        return claims
     }
 
     /// Facebook's age brackets, from the birthday: 13–17, 18–20, 21+ (and under 13).

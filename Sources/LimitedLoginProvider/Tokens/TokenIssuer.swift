@@ -39,7 +39,7 @@ struct TokenIssuer: Sendable {
         )
         builder.lifetime = lifetimes.idToken
         builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
-        var claims = builder.claims().dictionary
+        var claims = builder.claims()
         for (name, value) in overrides {
             claims[name] = value == .null ? nil : value
         }
