@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import requests
 from axe_core_python.selenium import Axe
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -92,7 +92,27 @@ class ConsoleUser:
         page = self.driver.find_element(By.TAG_NAME, "html")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         # The next page, not this one: both can carry a #notice, and reading the old one as it goes is stale.
-        WebDriverWait(self.driver, 20).until(expected_conditions.staleness_of(page))
+        WebDriverWait(self.driver, 20).until(page_left(page))
+
+
+def page_left(page):
+    """A wait condition: the browser has left the page whose <html> element is `page`.
+
+    Selenium's `staleness_of` counts only a stale-element error; when the next page arrives while it asks,
+    Chromium can answer "Node with given id does not belong to the document" instead (seen once the provider
+    answered faster), which means the same thing.
+    """
+    def left(_driver):
+        try:
+            page.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return left
 
 
 def user_by_email(provider, email):
@@ -154,7 +174,7 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
     grant = browser.find_element(By.CSS_SELECTOR, f"#grants-table tr[data-app-id='{APP_ID}'][data-user-id='{carol['id']}']")
     page = browser.find_element(By.TAG_NAME, "html")
     grant.find_element(By.CSS_SELECTOR, "button[data-revoke='email']").click()
-    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
+    WebDriverWait(browser, 20).until(page_left(page))
     assert tester.notice() == "The permission was revoked."
     grants = provider.admin("GET", f"/_admin/grants?user_id={carol['id']}").json()["grants"]
     assert [g["granted"] for g in grants if g["app_id"] == APP_ID] == [["public_profile"]]

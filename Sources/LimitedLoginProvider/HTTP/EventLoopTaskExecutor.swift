@@ -4,7 +4,8 @@ import NIOCore
 ///
 /// Hummingbird reads each request on the connection's event loop and hands it to a task on Swift's global
 /// concurrent pool; the answer then goes back to the event loop to be written. Each request thus crosses
-/// threads twice, and a 2-core machine spent a tenth of a login on it (docs/PERFORMANCE.md). With this
+/// threads twice, which on a 2-core machine cost more than all the provider's own work for a static
+/// endpoint (a bare router served a third more requests without it: docs/PERFORMANCE.md). With this
 /// executor preferred by the task that serves a connection (``BoundedHTTP1Channel``), the whole request,
 /// from reading it to writing the answer, runs on the event loop that owns the socket: a request that
 /// arrives resumes its task in the same loop tick, and the answer is written without a hop.
