@@ -15,7 +15,9 @@ enum BenchMain {
                    --distinct --cache-off: the same tokens without the cache)
           issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
                    session, concurrent loopback clients), against bare RS256 signatures per second
-                   on as many threads as the server's event loops; then JWKS requests per second
+                   on as many threads as the server's event loops, by the wall clock, per second of
+                   the process's CPU and per second of the server's (less the client threads'); then
+                   JWKS requests per second (--dialog-only: the dialog load alone, for a profiler)
           nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
                    SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
                    server: scripts/postgres-for-tests start)
