@@ -1,8 +1,8 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 @_spi(Benchmarks) import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Logging
 import NIOCore
 
@@ -13,41 +13,28 @@ import NIOCore
 /// With `onEventLoops`, each connection's task prefers the connection's event loop as its executor, as the
 /// provider's do (`EventLoopTaskExecutor`): the same router without Hummingbird's hops between the event
 /// loops and Swift's global pool, which isolates what the provider's own code costs.
-struct BareRouterServer {
+enum BareRouterServer {
     struct Document {
         var path: String
         var body: [UInt8]
         var headers: HTTPFields
     }
 
-    let port: Int
-    private let server: Task<Void, any Error>
-
-    static func start(serving documents: [Document], onEventLoops: Bool = false) async throws -> BareRouterServer {
+    /// Serves `documents` on a loopback port for the length of `body`.
+    static func with(
+        serving documents: [Document], onEventLoops: Bool = false, _ body: @Sendable (_ port: Int) async throws -> Void
+    ) async throws {
         let router = Router()
         for document in documents {
-            let body = ByteBuffer(bytes: document.body), headers = document.headers
-            router.get(RouterPath(document.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: body)) }
+            let bytes = ByteBuffer(bytes: document.body), headers = document.headers
+            router.get(RouterPath(document.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes)) }
         }
-        let (started, continuation) = AsyncStream<Int>.makeStream()
-        let application = Application(
-            router: router,
+        try await withLoopbackServer(
+            responder: router.buildResponder(),
             server: onEventLoops ? HTTPServerBuilder { responder in EventLoopHTTP1Channel(http1: HTTP1Channel(responder: responder)) } : .http1(),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "limited-login"),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }
+            serverName: "limited-login",
+            body
         )
-        let server = Task { try await application.runService(gracefulShutdownSignals: []) }
-        var iterator = started.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else { throw BenchmarkError.serverDidNotStart }
-        return BareRouterServer(port: port, server: server)
-    }
-
-    func stop() async {
-        server.cancel()
-        _ = await server.result
     }
 }
 

@@ -48,12 +48,8 @@ enum BenchMain {
         case "issue":
             do {
                 var benchmark = IssueBenchmark(secondsPerRound: seconds)
-                if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
-                    benchmark.clients = clients
-                }
-                if let index = arguments.firstIndex(of: "--pipeline"), index + 1 < arguments.count, let depth = Int(arguments[index + 1]), depth > 0 {
-                    benchmark.pipelineDepth = depth
-                }
+                if let clients = positive("--clients", in: arguments) { benchmark.clients = clients }
+                if let depth = positive("--pipeline", in: arguments) { benchmark.pipelineDepth = depth }
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("issue benchmark failed: \(error)\n".utf8))
@@ -77,9 +73,7 @@ enum BenchMain {
             do {
                 var benchmark = HTTPBenchmark(secondsPerRound: seconds)
                 benchmark.bareOnEventLoops = arguments.contains("--bare-on-event-loops")
-                if let index = arguments.firstIndex(of: "--clients"), index + 1 < arguments.count, let clients = Int(arguments[index + 1]), clients > 0 {
-                    benchmark.clients = clients
-                }
+                if let clients = positive("--clients", in: arguments) { benchmark.clients = clients }
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("http benchmark failed: \(error)\n".utf8))
@@ -88,9 +82,7 @@ enum BenchMain {
         case "memory":
             do {
                 var benchmark = MemoryBenchmark()
-                if let index = arguments.firstIndex(of: "--logins"), index + 1 < arguments.count, let logins = Int(arguments[index + 1]), logins > 0 {
-                    benchmark.logins = logins
-                }
+                if let logins = positive("--logins", in: arguments) { benchmark.logins = logins }
                 if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1]) {
                     benchmark.sessionLifetime = lifetime
                 }
@@ -105,5 +97,13 @@ enum BenchMain {
             FileHandle.standardError.write(Data((usage + "\n").utf8))
             exit(2)
         }
+    }
+
+    /// The whole number greater than 0 after `flag`, or nil when the flag is absent (the default stands).
+    private static func positive(_ flag: String, in arguments: [String]) -> Int? {
+        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count,
+              let value = Int(arguments[index + 1]), value > 0
+        else { return nil }
+        return value
     }
 }

@@ -32,9 +32,9 @@ enum ClientThreads {
                 let port = ports[client % ports.count], request = requests[client % requests.count]
                 finished.enter()
                 Thread {
-                    let cpuStart = threadCPUSeconds()
+                    let cpuStart = CPUTime.thread()
                     defer {
-                        let used = threadCPUSeconds() - cpuStart
+                        let used = CPUTime.thread() - cpuStart
                         cpu.withLock { $0 += used }
                         finished.leave()
                     }
@@ -67,11 +67,4 @@ enum ClientThreads {
             }
         }
     }
-}
-
-/// CPU time the calling thread has used, user and system.
-private func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

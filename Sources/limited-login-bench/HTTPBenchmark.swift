@@ -37,14 +37,10 @@ struct HTTPBenchmark {
                 }
                 documents.append(.init(path: path, body: Array(buffer: body), headers: headers))
             }
-            let bare = try await BareRouterServer.start(serving: documents, onEventLoops: bareOnEventLoops)
-            do {
-                try await measure(ours: node.port, bare: bare.port)
-            } catch {
-                await bare.stop()
-                throw error
+            let ours = node.port
+            try await BareRouterServer.with(serving: documents, onEventLoops: bareOnEventLoops) { bare in
+                try await measure(ours: ours, bare: bare)
             }
-            await bare.stop()
         }
     }
 
@@ -60,9 +56,9 @@ struct HTTPBenchmark {
             // Each slice also counts this process's CPU time (server, clients, the kernel's work for them),
             // which other processes on a shared machine do not move: requests per CPU second, ours and bare.
             func slice(_ port: Int) async throws -> (rate: Double, cpu: Double) {
-                let start = IssueBenchmark.processCPUSeconds()
+                let start = CPUTime.process()
                 let rate = try await load.run(seconds: Self.sliceSeconds, port: port, path: path)
-                return (rate, IssueBenchmark.processCPUSeconds() - start)
+                return (rate, CPUTime.process() - start)
             }
             for round in 1...rounds {
                 var ourTotal = 0.0, bareTotal = 0.0, ourCPU = 0.0, bareCPU = 0.0
@@ -91,6 +87,4 @@ struct HTTPBenchmark {
         for line in lines { print(line) }
         for line in cpuLines { print(line) }
     }
-
-    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 }

@@ -62,14 +62,14 @@ struct IssueBenchmark {
         // baseline has none.
         var tokenServerCPURates: [Double] = [], serverCPURatios: [Double] = []
         for round in 1...rounds {
-            let cpuStart = Self.processCPUSeconds()
+            let cpuStart = CPUTime.process()
             let before = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
-            let cpuAfterBare = Self.processCPUSeconds()
+            let cpuAfterBare = CPUTime.process()
             let load = try await load.run(seconds: secondsPerRound, ports: [port], session: session)
             let tokens = load.rate
-            let cpuAfterTokens = Self.processCPUSeconds()
+            let cpuAfterTokens = CPUTime.process()
             let after = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
-            let cpuEnd = Self.processCPUSeconds()
+            let cpuEnd = CPUTime.process()
             let bare = (before + after) / 2
             tokenRates.append(tokens)
             bareRates.append(bare)
@@ -138,14 +138,5 @@ struct IssueBenchmark {
                 continuation.resume(returning: Double(total.withLock { $0 }) / (clock.now - start).seconds)
             }
         }
-    }
-
-    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
-    /// CPU time this process has used, all threads, user and system.
-    static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

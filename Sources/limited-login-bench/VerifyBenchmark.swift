@@ -168,8 +168,6 @@ struct VerifyBenchmark {
         return total + Int(claims.exp.timeIntervalSince(claims.iat))
     }
 
-    private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
     /// How long each slice of a round lasts.
     static let sliceSeconds = 0.025
 

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 @_spi(Benchmarks) @testable import LimitedLoginProvider
 import NIOCore
+import LimitedLoginTestSupport
 import NIOPosix
 import Testing
 
@@ -47,26 +48,16 @@ struct EventLoopTaskExecutorTests {
         router.get("/_test/loop") { _, _ in
             ClientAddress.channel?.eventLoop.inEventLoop == true ? "on its loop" : "elsewhere"
         }
-        let (started, continuation) = AsyncStream<Int>.makeStream()
-        let application = Application(
+        try await withLoopbackServer(
             responder: ClientAddressResponder(inner: router.buildResponder()),
-            server: .http1(limits: ConnectionLimits(), logger: Logger(label: "test")),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
+            server: .http1(limits: ConnectionLimits(), logger: Logger(label: "test"))
+        ) { port in
+            for _ in 0..<4 {
+                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_test/loop"), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1024)
+                #expect(String(buffer: body) == "on its loop")
             }
-        )
-        let server = Task { try await application.runService(gracefulShutdownSignals: []) }
-        var iterator = started.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        for _ in 0..<4 {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_test/loop"), timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 1024)
-            #expect(String(buffer: body) == "on its loop")
         }
-        server.cancel()
-        _ = await server.result
         await provider.store.close()
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -7,10 +8,23 @@ public func withLoopbackServer<Value: Sendable>(
     _ router: Router<BasicRequestContext>,
     _ body: @Sendable (_ port: Int) async throws -> Value
 ) async throws -> Value {
+    try await withLoopbackServer(responder: router.buildResponder(), body)
+}
+
+/// Runs `responder` on 127.0.0.1 on a port the system picks, with `server`'s channel (Hummingbird's
+/// HTTP/1.1 unless given) and `serverName`, for the length of `body`; the server is stopped afterwards, also
+/// when `body` throws.
+public func withLoopbackServer<Responder: HTTPResponder, Value: Sendable>(
+    responder: Responder,
+    server: HTTPServerBuilder = .http1(),
+    serverName: String = "test",
+    _ body: @Sendable (_ port: Int) async throws -> Value
+) async throws -> Value where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(
-        router: router,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "test"),
+        responder: responder,
+        server: server,
+        configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName),
         onServerRunning: { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
