@@ -39,14 +39,10 @@ enum RandomIdentifiers {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         mixed ^= mixed >> 31
-        let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 16) { buffer in
-            digits.withUTF8Buffer { digits in
-                for index in 0..<16 {
-                    buffer[index] = digits[Int((mixed >> UInt64(60 - 4 * index)) & 0xF)]
-                }
-            }
-            return 16
+            var position = 0
+            writeHex(mixed, digits: 16, into: buffer, at: &position)
+            return position
         }
     }
 
@@ -59,21 +55,34 @@ enum RandomIdentifiers {
         // Version 4 in the high nibble of byte 6; the variant (binary 10) in the top bits of byte 8.
         let high = (generator.next() as UInt64) & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000
         let low = (generator.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        let digits: StaticString = "0123456789abcdef"
+        // 8-4-4-4-12 hex digits: the high word's 8, 4, 4, then the low word's 4, 12.
         return String(unsafeUninitializedCapacity: 36) { buffer in
-            digits.withUTF8Buffer { digits in
-                var position = 0
-                for nibble in 0..<32 {
-                    if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                        buffer[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let word = nibble < 16 ? high : low
-                    buffer[position] = digits[Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)]
-                    position += 1
-                }
+            var position = 0
+            func dash() {
+                buffer[position] = UInt8(ascii: "-")
+                position += 1
             }
-            return 36
+            writeHex(high >> 32, digits: 8, into: buffer, at: &position)
+            dash()
+            writeHex(high >> 16, digits: 4, into: buffer, at: &position)
+            dash()
+            writeHex(high, digits: 4, into: buffer, at: &position)
+            dash()
+            writeHex(low >> 48, digits: 4, into: buffer, at: &position)
+            dash()
+            writeHex(low, digits: 12, into: buffer, at: &position)
+            return position
+        }
+    }
+
+    /// Writes the low `digits` hex digits of `value`, most significant first, at `position`, which it advances.
+    private static func writeHex(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        let alphabet: StaticString = "0123456789abcdef"
+        alphabet.withUTF8Buffer { alphabet in
+            for index in 0..<digits {
+                buffer[position] = alphabet[Int((value >> UInt64(4 * (digits - 1 - index))) & 0xF)]
+                position += 1
+            }
         }
     }
 
