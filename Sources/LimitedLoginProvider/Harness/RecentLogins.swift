@@ -28,19 +28,37 @@ final class RecentLogins: Sendable {
 
     static let capacity = 50
 
-    private let entries = Mutex<[Entry]>([])
+    /// A ring: every login records one entry, so recording overwrites the oldest in place rather than
+    /// shifting the whole list (it runs on each login's path).
+    private struct Ring {
+        var entries: [Entry] = []
+        /// Where the next entry goes: the oldest once the ring is full.
+        var next = 0
+    }
+
+    private let ring = Mutex(Ring())
 
     func record(_ entry: Entry) {
-        entries.withLock { list in
-            list.insert(entry, at: 0)
-            if list.count > Self.capacity { list.removeLast(list.count - Self.capacity) }
+        ring.withLock { ring in
+            if ring.entries.count < Self.capacity {
+                ring.entries.append(entry)
+            } else {
+                ring.entries[ring.next] = entry
+            }
+            ring.next = (ring.next + 1) % Self.capacity
         }
     }
 
-    var all: [Entry] { entries.withLock { $0 } }
+    /// Newest first.
+    var all: [Entry] {
+        ring.withLock { ring in
+            let count = ring.entries.count
+            return (0..<count).map { ring.entries[(ring.next - 1 - $0 + count) % count] }
+        }
+    }
 
     func removeAll() {
-        entries.withLock { $0.removeAll() }
+        ring.withLock { $0 = Ring() }
     }
 }
 
