@@ -17,7 +17,10 @@ enum BenchMain {
                    session, concurrent loopback clients), against bare RS256 signatures per second
                    on as many threads as the server's event loops, by the wall clock, per second of
                    the process's CPU and per second of the server's (less the client threads'); then
-                   JWKS requests per second (--dialog-only: the dialog load alone, for a profiler)
+                   JWKS requests per second (--dialog-only: the dialog load alone, for a profiler;
+                   --ceiling: each round also loads a bare Hummingbird router that only signs the
+                   same claims and redirects, on its event loops: what any provider on this HTTP
+                   stack could reach; with --dialog-only, the ceiling's load alone)
           nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
                    SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
                    server: scripts/postgres-for-tests start)
@@ -50,6 +53,7 @@ enum BenchMain {
                 var benchmark = IssueBenchmark(secondsPerRound: seconds)
                 if let clients = positive("--clients", in: arguments) { benchmark.clients = clients }
                 if let depth = positive("--pipeline", in: arguments) { benchmark.pipelineDepth = depth }
+                benchmark.ceiling = arguments.contains("--ceiling")
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("issue benchmark failed: \(error)\n".utf8))

@@ -27,6 +27,8 @@ struct IssueBenchmark {
     /// Requests each client sends back to back before reading the answers (HTTP/1.1 pipelining).
     var pipelineDepth = 1
     let threads = System.coreCount
+    /// Also measures the ceiling each round (`SigningRouterServer`): a bare router that only signs.
+    var ceiling = false
 
     func run() async throws {
         try await BenchProvider.withNode(fileStore: true, clients: clients) { node, http in
@@ -46,11 +48,40 @@ struct IssueBenchmark {
 
         let load = DialogLoad(clients: clients, pipelineDepth: pipelineDepth)
         if CommandLine.arguments.contains("--dialog-only") {
-            // The dialog load alone, for a profiler.
+            // The dialog load alone, for a profiler; with --ceiling, the ceiling's alone.
+            if ceiling {
+                let tokens = try await SigningRouterServer.with(signer: signer, claims: claims) { ceilingPort in
+                    try await load.run(seconds: 10, ports: [ceilingPort], session: session).rate
+                }
+                print(String(format: "  ceiling only: %.0f tokens/s", tokens))
+                return
+            }
             let tokens = try await load.run(seconds: 10, ports: [port], session: session).rate
             print(String(format: "  dialog only: %.0f tokens/s", tokens))
             return
         }
+        let summary: [String]
+        if ceiling {
+            summary = try await SigningRouterServer.with(signer: signer, claims: claims) { ceilingPort in
+                try await measureRounds(port: port, session: session, dialogLoad: load, signer: signer, claims: claims, ceilingPort: ceilingPort)
+            }
+        } else {
+            summary = try await measureRounds(port: port, session: session, dialogLoad: load, signer: signer, claims: claims, ceilingPort: nil)
+        }
+        let jwks = try await concurrently(seconds: secondsPerRound) {
+            let response = try await http.execute(HTTPClientRequest(url: baseURL + "/.well-known/oauth/openid/jwks/"), timeout: .seconds(30))
+            guard response.status == .ok else { throw BenchmarkError.unexpectedResponse("JWKS answered \(response.status)") }
+            _ = try await response.body.collect(upTo: 1 << 16)
+        }
+        print(String(format: "jwks: %.0f requests/s", jwks))
+        for line in summary { print(line) }
+    }
+
+    /// The rounds, each a half of bare signing, the dialog load, the ceiling's load (with `ceilingPort`)
+    /// and the other half; returns the summary lines, printed after the JWKS line.
+    private func measureRounds(
+        port: Int, session: String, dialogLoad: DialogLoad, signer: JWSSigner, claims: JSONObject, ceilingPort: Int?
+    ) async throws -> [String] {
         print("issue: \(clients) concurrent clients over loopback (pipelining depth \(pipelineDepth)), \(threads) signing threads for the baseline, \(rounds) rounds of \(secondsPerRound) s")
         var tokenRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = []
         // The same rounds counted per second of this process's CPU time (server, clients and the kernel's
@@ -61,13 +92,22 @@ struct IssueBenchmark {
         // (their work and the kernel's for their calls). The load generator is not the provider; the
         // baseline has none.
         var tokenServerCPURates: [Double] = [], serverCPURatios: [Double] = []
+        // The ceiling (--ceiling): the signing bare router under the same load.
+        var ceilingRates: [Double] = [], ceilingRatios: [Double] = [], ceilingCPURatios: [Double] = []
+        var ceilingServerCPURatios: [Double] = [], dialogToCeiling: [Double] = []
         for round in 1...rounds {
             let cpuStart = CPUTime.process()
             let before = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
             let cpuAfterBare = CPUTime.process()
-            let load = try await load.run(seconds: secondsPerRound, ports: [port], session: session)
+            let load = try await dialogLoad.run(seconds: secondsPerRound, ports: [port], session: session)
             let tokens = load.rate
             let cpuAfterTokens = CPUTime.process()
+            var ceiling: (load: ClientThreads.Result, cpu: Double)?
+            if let ceilingPort {
+                let ceilingLoad = try await dialogLoad.run(seconds: secondsPerRound, ports: [ceilingPort], session: session)
+                ceiling = (ceilingLoad, CPUTime.process() - cpuAfterTokens)
+            }
+            let cpuBeforeAfterHalf = CPUTime.process()
             let after = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
             let cpuEnd = CPUTime.process()
             let bare = (before + after) / 2
@@ -75,26 +115,42 @@ struct IssueBenchmark {
             bareRates.append(bare)
             ratios.append(tokens / bare)
             let tokensPerCPU = tokens * secondsPerRound / (cpuAfterTokens - cpuAfterBare)
-            let barePerCPU = (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuAfterTokens))
+            let barePerCPU = (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuBeforeAfterHalf))
             tokenCPURates.append(tokensPerCPU)
             bareCPURates.append(barePerCPU)
             cpuRatios.append(tokensPerCPU / barePerCPU)
             let tokensPerServerCPU = tokens * secondsPerRound / (cpuAfterTokens - cpuAfterBare - load.clientCPUSeconds)
             tokenServerCPURates.append(tokensPerServerCPU)
             serverCPURatios.append(tokensPerServerCPU / barePerCPU)
-            print(String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f; per server CPU second %.0f, ratio %.3f",
-                         round, tokens, bare, tokens / bare, tokensPerCPU, barePerCPU, tokensPerCPU / barePerCPU,
-                         tokensPerServerCPU, tokensPerServerCPU / barePerCPU))
+            var line = String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f; per server CPU second %.0f, ratio %.3f",
+                              round, tokens, bare, tokens / bare, tokensPerCPU, barePerCPU, tokensPerCPU / barePerCPU,
+                              tokensPerServerCPU, tokensPerServerCPU / barePerCPU)
+            if let ceiling {
+                let rate = ceiling.load.rate
+                let perCPU = rate * secondsPerRound / ceiling.cpu
+                let perServerCPU = rate * secondsPerRound / (ceiling.cpu - ceiling.load.clientCPUSeconds)
+                ceilingRates.append(rate)
+                ceilingRatios.append(rate / bare)
+                ceilingCPURatios.append(perCPU / barePerCPU)
+                ceilingServerCPURatios.append(perServerCPU / barePerCPU)
+                dialogToCeiling.append(tokens / rate)
+                line += String(format: "; ceiling %.0f/s, ratio %.3f, per CPU second %.3f, per server CPU second %.3f",
+                               rate, rate / bare, perCPU / barePerCPU, perServerCPU / barePerCPU)
+            }
+            print(line)
         }
-        let jwks = try await concurrently(seconds: secondsPerRound) {
-            let response = try await http.execute(HTTPClientRequest(url: baseURL + "/.well-known/oauth/openid/jwks/"), timeout: .seconds(30))
-            guard response.status == .ok else { throw BenchmarkError.unexpectedResponse("JWKS answered \(response.status)") }
-            _ = try await response.body.collect(upTo: 1 << 16)
+        var summary = [
+            String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f", median(tokenRates), median(bareRates), median(ratios)),
+            String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenCPURates), median(bareCPURates), median(cpuRatios)),
+            String(format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenServerCPURates), median(bareCPURates), median(serverCPURatios)),
+        ]
+        if ceilingPort != nil {
+            summary.append(String(
+                format: "issue ceiling: %.0f/s from a bare router that only signs, ratio %.3f to bare signature (per CPU second %.3f, per server CPU second %.3f); the dialog at %.3f of it",
+                median(ceilingRates), median(ceilingRatios), median(ceilingCPURatios), median(ceilingServerCPURatios), median(dialogToCeiling)
+            ))
         }
-        print(String(format: "jwks: %.0f requests/s", jwks))
-        print(String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f", median(tokenRates), median(bareRates), median(ratios)))
-        print(String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenCPURates), median(bareCPURates), median(cpuRatios)))
-        print(String(format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenServerCPURates), median(bareCPURates), median(serverCPURatios)))
+        return summary
     }
 
     /// `clients` tasks running `body` in a loop for `seconds`; completions per second.

@@ -1,11 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import LimitedLoginJOSE
 import Logging
 @_spi(Benchmarks) @testable import LimitedLoginProvider
 import NIOCore
 import LimitedLoginTestSupport
 import NIOPosix
+import Synchronization
 import Testing
 
 /// Issue #17: a connection's task runs on the connection's event loop, and stays there across suspensions.
@@ -60,4 +62,46 @@ struct EventLoopTaskExecutorTests {
         }
         await provider.store.close()
     }
+
+    @Test("a password hash and a key generation run off the connection's loop, which serves other work meanwhile")
+    func longWorkOffTheLoop() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let executor = EventLoopTaskExecutor(loop)
+        // An imported hash with 400,000 rounds: 20 times the default, as a fixture may bring.
+        let stored = PasswordHasher.hash("correct horse", rounds: 400_000)
+        let progress = WorkProgress()
+        let hash = Task.detached {
+            await withTaskExecutorPreference(executor) {
+                await OffEventLoop.run {
+                    progress.state.withLock { $0.started = true }
+                    defer { progress.state.withLock { $0.finished = true } }
+                    return PasswordHasher.verify("correct horse", against: stored)
+                }
+            }
+        }
+        let (answeredDuringHash, results) = await withTaskExecutorPreference(executor) { () async -> (Bool, [Bool]) in
+            while !progress.state.withLock({ $0.started }) { try? await Task.sleep(for: .milliseconds(1)) }
+            // Had the hash run on the loop, this job would wait for it, and find it finished.
+            let answered = (try? await loop.submit { !progress.state.withLock { $0.finished } }.get()) ?? false
+            var results = [loop.inEventLoop]
+            results.append(await OffEventLoop.run { !loop.inEventLoop && MultiThreadedEventLoopGroup.currentEventLoop == nil })
+            results.append(loop.inEventLoop)
+            results.append(await OffEventLoop.run { PasswordHasher.verify("wrong horse", against: stored) } == false)
+            let key = try? await OffEventLoop.run { () throws(RSAKeyError) -> RS256PrivateKey in try RS256PrivateKey.generate(bits: 2048) }
+            results.append(key != nil)
+            results.append(loop.inEventLoop)
+            return (answered, results)
+        }
+        #expect(answeredDuringHash, "the loop answered while the hash was being checked")
+        #expect(results == [true, true, true, true, true, true], "on the loop, off it for the work, back on it; a wrong password refused; a key made")
+        #expect(await hash.value, "the right password matched")
+        #expect(progress.state.withLock { $0.finished })
+        try await group.shutdownGracefully()
+    }
+}
+
+/// Whether the work under test has started and finished, seen from any thread.
+private final class WorkProgress: Sendable {
+    let state = Mutex((started: false, finished: false))
 }

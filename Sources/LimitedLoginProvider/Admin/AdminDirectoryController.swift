@@ -245,7 +245,7 @@ struct AdminDirectoryController: Sendable {
             ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) }, gamingName: user.gamingName
         )
         do {
-            try await store.updateUser(record, passwordHash: user.passwordHash ?? user.password.map { PasswordHasher.hash($0) })
+            try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
         } catch {
             guard case .duplicate = error else { throw error }
             return AdminController.error("Another test user has the email \(user.email).", status: .conflict)

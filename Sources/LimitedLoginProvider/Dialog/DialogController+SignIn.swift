@@ -90,7 +90,9 @@ extension DialogController {
             // An unknown email, or a user without a password, is checked against a decoy hash: the same
             // work as a wrong password, so the answer's timing does not tell who exists.
             let found = try await services.store.userWithPasswordHash(email: email)
-            guard PasswordHasher.verify(password, againstUserHash: found.flatMap { $0.1 }), let found else {
+            let storedHash = found.flatMap { $0.1 }
+            let matches = await OffEventLoop.run { PasswordHasher.verify(password, againstUserHash: storedHash) }
+            guard matches, let found else {
                 services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
                 return try await signInPage(dialog, request: request, errorMessage: Self.incorrectPassword, email: email, status: .unauthorized)
             }

@@ -12,7 +12,7 @@ struct DialogResponder: Sendable {
         case .fragment:
             return Responses.redirect(to: target.redirectURI + "#" + parameters.encoded, afterPost: afterPost)
         case .query:
-            let separator = target.redirectURI.contains("?") ? "&" : "?"
+            let separator = target.redirectURI.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
             return Responses.redirect(to: target.redirectURI + separator + parameters.encoded, afterPost: afterPost)
         case .formPost:
             let scriptNonce = RandomIdentifiers.secret(byteCount: 16)

@@ -53,7 +53,7 @@ enum RedirectURIRegistration {
     /// brackets); nil when it holds user information (`user@host`), which only serves to mislead.
     private static func host(of authorityAndPath: Substring) -> Substring? {
         let authority = authorityAndPath.prefix { $0 != "/" && $0 != "?" }
-        guard !authority.contains("@") else { return nil }
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else { return nil }
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             return authority[...close]

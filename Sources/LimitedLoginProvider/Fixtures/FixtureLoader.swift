@@ -58,7 +58,7 @@ struct FixtureLoader: Sendable {
             location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link,
             pickable: user.isPickable, ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) },
             gamingName: user.gamingName
-        ), passwordHash: user.passwordHash ?? user.password.map { PasswordHasher.hash($0) })
+        ), passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
         return id
     }
 

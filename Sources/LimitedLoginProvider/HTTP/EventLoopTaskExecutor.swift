@@ -10,9 +10,10 @@ import NIOCore
 /// from reading it to writing the answer, runs on the event loop that owns the socket: a request that
 /// arrives resumes its task in the same loop tick, and the answer is written without a hop.
 ///
-/// Work that suspends (the store's thread pool, a timer) resumes here too. What runs here blocks the
+/// Work that suspends (the store's thread pool, a timer) resumes here too. What runs here holds up the
 /// loop's other connections while it runs, as any handler on an event loop does; the provider does no
-/// blocking waits, and its CPU work (a signature, a password hash) is as long on any thread.
+/// blocking waits, a signature (half a millisecond) stays here, and the longer CPU work (password hashes,
+/// key generation) goes to Swift's global pool through ``OffEventLoop``.
 ///
 /// Public to the benchmarks only (`@_spi(Benchmarks)`), whose bare router can run the same way.
 @_spi(Benchmarks)

@@ -17,6 +17,14 @@ enum PasswordHasher {
         return "pbkdf2-sha256$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(derived))"
     }
 
+    /// `hash` when given (an imported hash, kept as it is), else `password` hashed off the event loop
+    /// (``OffEventLoop``), else nil (a user without a password).
+    static func storedHash(_ hash: String?, orHashing password: String?) async -> String? {
+        if let hash { return hash }
+        guard let password else { return nil }
+        return await OffEventLoop.run { Self.hash(password) }
+    }
+
     /// True when `password` matches `stored`; false for any malformed stored value.
     static func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)

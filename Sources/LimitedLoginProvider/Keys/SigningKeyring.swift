@@ -60,7 +60,7 @@ public final class SigningKeyring: Sendable {
     /// Loads the keys, first making one when the store has none (first start).
     func prepare() async throws -> Snapshot {
         if try await store.signingKeys().isEmpty {
-            let key = try RS256PrivateKey.generate(bits: 2048)
+            let key = try await Self.generateKey()
             let now = ProviderTime.now()
             try await store.insertSigningKey(SigningKeyRecord(
                 keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
@@ -74,7 +74,7 @@ public final class SigningKeyring: Sendable {
     @discardableResult
     func rotate(publishDelay: Int64) async throws -> SigningKeyRecord {
         let now = ProviderTime.now()
-        let key = try RS256PrivateKey.generate(bits: 2048)
+        let key = try await Self.generateKey()
         let record = SigningKeyRecord(
             keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
         )
@@ -84,6 +84,11 @@ public final class SigningKeyring: Sendable {
         try await store.insertSigningKey(record)
         try await reload()
         return record
+    }
+
+    /// A new 2048-bit key, made off the event loop (``OffEventLoop``): a tenth of a second of CPU.
+    private static func generateKey() async throws(RSAKeyError) -> RS256PrivateKey {
+        try await OffEventLoop.run { () throws(RSAKeyError) -> RS256PrivateKey in try RS256PrivateKey.generate(bits: 2048) }
     }
 
     /// Reads the keys from the store again, dropping those past their retention.
