@@ -1,5 +1,7 @@
 @testable import LimitedLoginProvider
 import Foundation
+import LimitedLoginCore
+import LimitedLoginJOSE
 import Testing
 
 /// Issue #17 rewrote two small parts of every login to read bytes: the version in the dialog's path and the
@@ -33,5 +35,63 @@ struct DialogHotPathTests {
             let digits = Set(ids.map { $0.utf8[$0.utf8.index($0.utf8.startIndex, offsetBy: position)] })
             #expect(digits.count == 16, "position \(position)")
         }
+    }
+
+    /// The claims are made as one object in name order (issue #17); what each grant adds is as SPEC section 3 says.
+    @Test("the claims come in name order, each group from its permission, a known name given as custom counting")
+    func claimsInNameOrder() {
+        let user = TestUserRecord(
+            id: "1", firstName: "Ada", middleName: "B", lastName: "Lovelace", email: "ada@example.com", birthday: "12/10/1990",
+            gender: "female", hometown: Location(id: "10", name: "London"), location: Location(id: "11", name: "Paris"),
+            link: "https://example.com/ada", gamingName: "Countess"
+        )
+        func claims(_ granted: Set<Permission>, gaming: Bool = false) -> JSONObject {
+            var builder = IDTokenClaimsBuilder(
+                issuer: "https://www.facebook.com", app: AppRecord(id: "42", secret: "s", name: "App", isGaming: gaming), user: user,
+                asid: "777", granted: granted, nonce: "n", issuedAt: 1_700_000_000, friendASIDs: ["8", "9"],
+                pictureURL: "https://example.com/p"
+            )
+            builder.accessTokenHash = "hash"
+            return builder.claims()
+        }
+        let everything = claims([
+            .publicProfile, .email, .userFriends, .userBirthday, .userAgeRange, .userHometown, .userLocation, .userGender, .userLink,
+        ])
+        let byteOrder = everything.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(everything.keys == byteOrder)
+        #expect(everything.keys == [
+            "at_hash", "aud", "email", "exp", "family_name", "given_name", "iat", "iss", "jti", "middle_name", "name", "nonce",
+            "picture", "sub", "user_age_range", "user_birthday", "user_friends", "user_gender", "user_hometown", "user_link",
+            "user_location",
+        ])
+        #expect(everything["name"] == .string("Ada B Lovelace"))
+        #expect(everything["exp"] == .number(1_700_000_000 + Double(TokenLifetimes.defaultIDToken)))
+        #expect(everything["user_friends"] == .array([.string("8"), .string("9")]))
+
+        let minimal = claims([])
+        #expect(minimal.keys == ["at_hash", "aud", "exp", "iat", "iss", "jti", "nonce", "sub"])
+        // Permissions are equal by name: `.custom("email")` is `.email`.
+        #expect(claims([.custom("email"), .custom("user_link")]).keys == ["at_hash", "aud", "email", "exp", "iat", "iss", "jti", "nonce", "sub", "user_link"])
+        #expect(claims([.custom("user_unknown_thing")]).keys == minimal.keys)
+        // A gaming app: the avatar name for public_profile; first name and picture only with gaming_user_picture.
+        #expect(claims([.publicProfile], gaming: true)["name"] == .string("Countess"))
+        #expect(claims([.publicProfile], gaming: true)["given_name"] == nil)
+        let pictured = claims([.gamingProfile, .gamingUserPicture], gaming: true)
+        #expect(pictured["given_name"] == .string("Ada"))
+        #expect(pictured["picture"] == .string("https://example.com/p"))
+        #expect(pictured["family_name"] == nil)
+    }
+
+    @Test("a full name joins the non-empty parts with one space")
+    func fullNames() {
+        func name(_ first: String, _ middle: String?, _ last: String) -> String {
+            TestUserRecord(id: "1", firstName: first, middleName: middle, lastName: last, email: "a@example.com").fullName
+        }
+        #expect(name("Ada", "B", "Lovelace") == "Ada B Lovelace")
+        #expect(name("Ada", nil, "Lovelace") == "Ada Lovelace")
+        #expect(name("Ada", "", "Lovelace") == "Ada Lovelace")
+        #expect(name("", "B", "Lovelace") == "B Lovelace")
+        #expect(name("", nil, "") == "")
+        #expect(name("Ada", nil, "") == "Ada")
     }
 }

@@ -9,7 +9,8 @@ struct LoginCompletion: Sendable {
     /// True when the installed grant has a decision (granted or declined) on every requested
     /// permission, so consent need not be shown again.
     static func hasDecided(_ grant: GrantRecord, on dialog: DialogRequest) -> Bool {
-        grant.installed && Set(dialog.scope).isSubset(of: grant.granted.union(grant.declined))
+        // Each asked permission looked up where it is, without making two sets on every login.
+        grant.installed && dialog.scope.allSatisfy { grant.granted.contains($0) || grant.declined.contains($0) }
     }
 
     /// Merges what the person ticked into their grant and installs the app.

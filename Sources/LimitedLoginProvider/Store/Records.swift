@@ -72,7 +72,16 @@ public struct TestUserRecord: Sendable, Equatable {
 
     /// "First Middle Last".
     public var fullName: String {
-        [firstName, middleName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        // Without an array of parts: the claims and the recent-logins record each ask for it on every login.
+        var name = firstName
+        func append(_ part: String) {
+            guard !part.isEmpty else { return }
+            if !name.isEmpty { name.append(" ") }
+            name.append(part)
+        }
+        if let middleName { append(middleName) }
+        append(lastName)
+        return name
     }
 }
 

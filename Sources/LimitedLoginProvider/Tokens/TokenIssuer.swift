@@ -39,12 +39,15 @@ struct TokenIssuer: Sendable {
         )
         builder.lifetime = lifetimes.idToken
         builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
-        var claims = builder.claims()
-        for (name, value) in overrides {
-            claims[name] = value == .null ? nil : value
+        var object = builder.claims()
+        if !overrides.isEmpty || defect != nil {
+            var claims = object.dictionary
+            for (name, value) in overrides {
+                claims[name] = value == .null ? nil : value
+            }
+            defect?.adjust(&claims, now: now, lifetime: lifetimes.idToken)
+            object = JSONObject(claims)
         }
-        defect?.adjust(&claims, now: now, lifetime: lifetimes.idToken)
-        let object = JSONObject(claims)
         let keys = try await services.keyring.current()
         let token = try defect?.sign(claims: object, signer: keys.signer) ?? keys.signer.sign(claims: object)
         services.clock.noteIssued(at: now)
