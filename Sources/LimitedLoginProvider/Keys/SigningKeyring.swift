@@ -87,7 +87,7 @@ public final class SigningKeyring: Sendable {
     }
 
     /// A new 2048-bit key, made off the event loop (``OffEventLoop``): a tenth of a second of CPU.
-    private static func generateKey() async throws(RSAKeyError) -> RS256PrivateKey {
+    static func generateKey() async throws(RSAKeyError) -> RS256PrivateKey {
         try await OffEventLoop.run { () throws(RSAKeyError) -> RS256PrivateKey in try RS256PrivateKey.generate(bits: 2048) }
     }
 

@@ -71,7 +71,7 @@ public enum TokenDefect: String, CaseIterable, Sendable {
     }
 
     /// Encodes and signs the claims the way this defect says (the RS256 defaults when it says nothing).
-    func sign(claims: JSONObject, signer: JWSSigner) throws -> String {
+    func sign(claims: JSONObject, signer: JWSSigner) async throws -> String {
         let payload = JSONSerializer.serialize(.object(claims))
         let header: JSONObject = ["alg": "RS256", "typ": "JWT", "kid": .string(signer.keyID)]
         switch self {
@@ -79,7 +79,8 @@ public enum TokenDefect: String, CaseIterable, Sendable {
             let token = try signer.sign(claims: claims)
             return Self.flippingSignatureBit(of: token)
         case .unknownKey:
-            let stranger = JWSSigner(privateKey: try RS256PrivateKey.generate(bits: 2048), keyID: SigningKeyring.makeKeyID())
+            // A key no key set has.
+            let stranger = JWSSigner(privateKey: try await SigningKeyring.generateKey(), keyID: SigningKeyring.makeKeyID())
             return try stranger.sign(claims: claims)
         case .algNone:
             let none: JSONObject = ["alg": "none", "typ": "JWT", "kid": .string(signer.keyID)]

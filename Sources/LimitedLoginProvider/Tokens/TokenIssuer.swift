@@ -49,7 +49,8 @@ struct TokenIssuer: Sendable {
             object = JSONObject(claims)
         }
         let keys = try await services.keyring.current()
-        let token = try defect?.sign(claims: object, signer: keys.signer) ?? keys.signer.sign(claims: object)
+        let token: String
+        if let defect { token = try await defect.sign(claims: object, signer: keys.signer) } else { token = try keys.signer.sign(claims: object) }
         services.clock.noteIssued(at: now)
         services.metrics.tokenIssued("id_token")
         return IssuedIDToken(token: token, claims: object)
