@@ -37,6 +37,14 @@ struct DialogHotPathTests {
         }
     }
 
+    @Test("hex is two lowercase digits a byte; a storage hash is the SHA-256 in hex")
+    func hex() {
+        #expect(RandomIdentifiers.hex([0x00, 0x0F, 0xA5, 0xFF, 0x10]) == "000fa5ff10")
+        #expect(RandomIdentifiers.hex([UInt8]()) == "")
+        #expect(RandomIdentifiers.hex((0...255).map { UInt8($0) }).count == 512)
+        #expect(RandomIdentifiers.storageHash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     /// The claims are made as one object in name order (issue #17); what each grant adds is as SPEC section 3 says.
     @Test("the claims come in name order, each group from its permission, a known name given as custom counting")
     func claimsInNameOrder() {

@@ -18,6 +18,9 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHan
     /// The pending check and when it runs. A deadline that moves later leaves it in place: it runs, finds
     /// the new deadline, and schedules itself again, so a busy connection does not reschedule per request.
     private var check: (task: Scheduled<Void>, at: NIODeadline)?
+    /// When the last bytes arrived. A request's head and end are decoded from those bytes, in the same call
+    /// (the decoder sits after this handler), so they take this time rather than reading the clock again.
+    private var lastRead = NIODeadline.now()
 
     init(limits: ConnectionLimits, logger: Logger) {
         self.wait = ConnectionWait(limits: limits, openedAt: .now())
@@ -51,10 +54,6 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHan
         scheduleCheck()
         context.fireChannelRead(data)
     }
-
-    /// When the last bytes arrived. A request's head and end are decoded from those bytes, in the same call
-    /// (the decoder sits after this handler), so they take this time rather than reading the clock again.
-    private var lastRead = NIODeadline.now()
 
     // Passed on here rather than by NIO's default implementations, which are generic and looked up the
     // runtime's type metadata on every read (0.2 % of a login in `perf`).

@@ -99,14 +99,14 @@ enum RandomIdentifiers {
         hex(SHA256.hash(data: Array(secret.utf8)))
     }
 
-    /// Lowercase hex.
+    /// Lowercase hex, two digits a byte (``writeHex(_:digits:into:at:)``, into a string of the exact size:
+    /// a session's storage hash is made on every dialog request).
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var output: [UInt8] = []
-        for byte in bytes {
-            output.append(digits[Int(byte >> 4)])
-            output.append(digits[Int(byte & 0xF)])
+        let bytes = Array(bytes)
+        return String(unsafeUninitializedCapacity: 2 * bytes.count) { buffer in
+            var position = 0
+            for byte in bytes { writeHex(UInt64(byte), digits: 2, into: buffer, at: &position) }
+            return position
         }
-        return String(decoding: output, as: UTF8.self)
     }
 }
