@@ -83,74 +83,81 @@ struct IssueBenchmark {
         port: Int, session: String, dialogLoad: DialogLoad, signer: JWSSigner, claims: JSONObject, ceilingPort: Int?
     ) async throws -> [String] {
         print("issue: \(clients) concurrent clients over loopback (pipelining depth \(pipelineDepth)), \(threads) signing threads for the baseline, \(rounds) rounds of \(secondsPerRound) s")
-        var tokenRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = []
-        // The same rounds counted per second of this process's CPU time (server, clients and the kernel's
-        // work for them), which other processes on a shared machine do not move: with wall-clock rates, a
-        // busy machine gives the dialog's dozen threads a larger share of the cores than the baseline's two.
-        var tokenCPURates: [Double] = [], bareCPURates: [Double] = [], cpuRatios: [Double] = []
-        // And per second of the server's CPU time alone: the process's, less what the client threads used
-        // (their work and the kernel's for their calls). The load generator is not the provider; the
-        // baseline has none.
-        var tokenServerCPURates: [Double] = [], serverCPURatios: [Double] = []
-        // The ceiling (--ceiling): the signing bare router under the same load.
-        var ceilingRates: [Double] = [], ceilingRatios: [Double] = [], ceilingCPURatios: [Double] = []
-        var ceilingServerCPURatios: [Double] = [], dialogToCeiling: [Double] = []
+        var measured: [Round] = []
         for round in 1...rounds {
             let cpuStart = CPUTime.process()
             let before = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
             let cpuAfterBare = CPUTime.process()
-            let load = try await dialogLoad.run(seconds: secondsPerRound, ports: [port], session: session)
-            let tokens = load.rate
-            let cpuAfterTokens = CPUTime.process()
-            var ceiling: (load: ClientThreads.Result, cpu: Double)?
+            let dialog = try await dialogLoad.run(seconds: secondsPerRound, ports: [port], session: session)
+            let cpuAfterDialog = CPUTime.process()
+            var ceiling: LoadRates?
             if let ceilingPort {
-                let ceilingLoad = try await dialogLoad.run(seconds: secondsPerRound, ports: [ceilingPort], session: session)
-                ceiling = (ceilingLoad, CPUTime.process() - cpuAfterTokens)
+                let load = try await dialogLoad.run(seconds: secondsPerRound, ports: [ceilingPort], session: session)
+                ceiling = LoadRates(load, seconds: secondsPerRound, cpuSeconds: CPUTime.process() - cpuAfterDialog)
             }
             let cpuBeforeAfterHalf = CPUTime.process()
             let after = await bareSigning(seconds: secondsPerRound / 2, signer: signer, claims: claims)
             let cpuEnd = CPUTime.process()
-            let bare = (before + after) / 2
-            tokenRates.append(tokens)
-            bareRates.append(bare)
-            ratios.append(tokens / bare)
-            let tokensPerCPU = tokens * secondsPerRound / (cpuAfterTokens - cpuAfterBare)
-            let barePerCPU = (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuBeforeAfterHalf))
-            tokenCPURates.append(tokensPerCPU)
-            bareCPURates.append(barePerCPU)
-            cpuRatios.append(tokensPerCPU / barePerCPU)
-            let tokensPerServerCPU = tokens * secondsPerRound / (cpuAfterTokens - cpuAfterBare - load.clientCPUSeconds)
-            tokenServerCPURates.append(tokensPerServerCPU)
-            serverCPURatios.append(tokensPerServerCPU / barePerCPU)
+            let r = Round(
+                dialog: LoadRates(dialog, seconds: secondsPerRound, cpuSeconds: cpuAfterDialog - cpuAfterBare),
+                ceiling: ceiling,
+                bare: (before + after) / 2,
+                barePerCPU: (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuBeforeAfterHalf))
+            )
+            measured.append(r)
             var line = String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f; per server CPU second %.0f, ratio %.3f",
-                              round, tokens, bare, tokens / bare, tokensPerCPU, barePerCPU, tokensPerCPU / barePerCPU,
-                              tokensPerServerCPU, tokensPerServerCPU / barePerCPU)
+                              round, r.dialog.wall, r.bare, r.dialog.wall / r.bare, r.dialog.perCPU, r.barePerCPU, r.dialog.perCPU / r.barePerCPU,
+                              r.dialog.perServerCPU, r.dialog.perServerCPU / r.barePerCPU)
             if let ceiling {
-                let rate = ceiling.load.rate
-                let perCPU = rate * secondsPerRound / ceiling.cpu
-                let perServerCPU = rate * secondsPerRound / (ceiling.cpu - ceiling.load.clientCPUSeconds)
-                ceilingRates.append(rate)
-                ceilingRatios.append(rate / bare)
-                ceilingCPURatios.append(perCPU / barePerCPU)
-                ceilingServerCPURatios.append(perServerCPU / barePerCPU)
-                dialogToCeiling.append(tokens / rate)
                 line += String(format: "; ceiling %.0f/s, ratio %.3f, per CPU second %.3f, per server CPU second %.3f",
-                               rate, rate / bare, perCPU / barePerCPU, perServerCPU / barePerCPU)
+                               ceiling.wall, ceiling.wall / r.bare, ceiling.perCPU / r.barePerCPU, ceiling.perServerCPU / r.barePerCPU)
             }
             print(line)
         }
+        // Medians over the rounds; a ratio's median is of the rounds' ratios (each round's loads ran in the same seconds).
+        func middle(_ value: (Round) -> Double) -> Double { median(measured.map(value)) }
         var summary = [
-            String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f", median(tokenRates), median(bareRates), median(ratios)),
-            String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenCPURates), median(bareCPURates), median(cpuRatios)),
-            String(format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f", median(tokenServerCPURates), median(bareCPURates), median(serverCPURatios)),
+            String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f",
+                   middle { $0.dialog.wall }, middle { $0.bare }, middle { $0.dialog.wall / $0.bare }),
+            String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
+                   middle { $0.dialog.perCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perCPU / $0.barePerCPU }),
+            String(format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
+                   middle { $0.dialog.perServerCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perServerCPU / $0.barePerCPU }),
         ]
         if ceilingPort != nil {
+            func ceiling(_ value: (LoadRates, Round) -> Double) -> Double { middle { round in round.ceiling.map { value($0, round) } ?? .nan } }
             summary.append(String(
                 format: "issue ceiling: %.0f/s from a bare router that only signs, ratio %.3f to bare signature (per CPU second %.3f, per server CPU second %.3f); the dialog at %.3f of it",
-                median(ceilingRates), median(ceilingRatios), median(ceilingCPURatios), median(ceilingServerCPURatios), median(dialogToCeiling)
+                ceiling { c, _ in c.wall }, ceiling { c, r in c.wall / r.bare }, ceiling { c, r in c.perCPU / r.barePerCPU },
+                ceiling { c, r in c.perServerCPU / r.barePerCPU }, ceiling { c, r in r.dialog.wall / c.wall }
             ))
         }
         return summary
+    }
+
+    /// One load's rate in a round: by the wall clock, per second of this process's CPU time (server, clients
+    /// and the kernel's work for them, which other processes on a shared machine do not move: by the wall
+    /// clock, a busy machine gives the dialog's dozen threads a larger share of the cores than the
+    /// baseline's two), and per second of the server's CPU time alone (the process's, less what the client
+    /// threads used: the load generator is not the provider, and the baseline has none).
+    private struct LoadRates {
+        var wall: Double
+        var perCPU: Double
+        var perServerCPU: Double
+
+        init(_ load: ClientThreads.Result, seconds: Double, cpuSeconds: Double) {
+            wall = load.rate
+            perCPU = load.rate * seconds / cpuSeconds
+            perServerCPU = load.rate * seconds / (cpuSeconds - load.clientCPUSeconds)
+        }
+    }
+
+    /// A round: the dialog, the ceiling (with `--ceiling`), and bare signing by the wall clock and per CPU second.
+    private struct Round {
+        var dialog: LoadRates
+        var ceiling: LoadRates?
+        var bare: Double
+        var barePerCPU: Double
     }
 
     /// `clients` tasks running `body` in a loop for `seconds`; completions per second.
