@@ -34,6 +34,9 @@ public struct LimitedLoginProvider: Sendable {
     }
 
     private static func prepare(_ configuration: ProviderConfiguration, clock: ProviderClock, logger: Logger) async throws -> LimitedLoginProvider {
+        if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
+            throw ProviderConfigurationError(description: problem)
+        }
         let store = try await ProviderStore.open(configuration.store, logger: logger)
         do {
             let loader = FixtureLoader(store: store)

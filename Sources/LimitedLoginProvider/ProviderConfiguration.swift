@@ -18,8 +18,11 @@ public struct ProviderConfiguration: Sendable {
     public var sessionLifetime: Int64
     /// The largest request body accepted, in bytes.
     public var maximumBodySize: Int
-    /// The admin API's bearer token; when nil, one is made at first start and kept in the store.
+    /// The admin API's bearer token; when nil, one is made at first start and kept in the store. A token
+    /// given here must pass ``AdminTokenPolicy`` (at least 16 characters), or the provider does not start.
     public var adminToken: String?
+    /// How many wrong admin tokens one address may give before the admin API and the console answer 429.
+    public var adminTokenAttemptLimits = AdminTokenAttemptLimits()
     /// How long tokens, access and codes last (``TokenLifetimes``).
     public var lifetimes: TokenLifetimes
     /// Offer test users to pick on the sign-in page (only users marked pickable); when false the page

@@ -15,6 +15,10 @@ final class ProviderServices: Sendable {
     let scenarios: ScenarioQueue
     /// The last logins completed here, for the console and `GET /_admin/logins`.
     let recentLogins = RecentLogins()
+    /// The password checks in flight on this node, which hold places under the sign-in limits.
+    let signInGate = SignInCheckGate()
+    /// Wrong admin tokens per client address (the admin API's and the console's sign-in).
+    let adminTokenAttempts: AdminTokenAttempts
     /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.
     let tls: ServerTLS?
 
@@ -24,6 +28,7 @@ final class ProviderServices: Sendable {
         clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue(), tls: ServerTLS? = nil
     ) {
         self.tls = tls
+        adminTokenAttempts = AdminTokenAttempts(limits: configuration.adminTokenAttemptLimits)
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

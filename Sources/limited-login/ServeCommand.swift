@@ -54,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A JSON file of apps and test users to load at start (see above).")
     var fixtures: String?
 
-    @Option(name: .customLong("admin-token"), help: "The admin API's bearer token (default: made at first start, printed once, kept in the store).")
+    @Option(name: .customLong("admin-token"), help: "The admin API's bearer token, at least 16 characters (default: made at first start, printed once, kept in the store).")
     var adminToken: String?
 
     @Flag(name: .customLong("no-demo-data"), help: "Do not seed the demo app and test users into an empty store.")
@@ -142,6 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let adminToken, let problem = AdminTokenPolicy.problem(with: adminToken) {
+            throw CommandFailure.fail("limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): \(problem).", code: 64)
+        }
         var logger = LogFormat(rawValue: logFormat) == .json
             ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
             : Logger(label: "limited-login")

@@ -54,6 +54,24 @@ struct CLIFailureMessageTests {
         #expect(!login.error.contains("Waiting for the login"), "it waited: \(login.error)")
     }
 
+    @Test("serve refuses an empty, blank or short --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN) in one line with status 64, before starting")
+    func weakAdminToken() async throws {
+        let directory = try Self.folder()
+        let empty = try await CLIProcess.run(["serve", "--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", ""])
+        #expect(empty.status == 64)
+        #expect(empty.error == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is empty (an unset variable?): give one of at least 16 characters, or none and the provider makes one.\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("p.sqlite").path), "no store was made")
+
+        let short = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--admin-token", "a"])
+        #expect(short.status == 64)
+        #expect(short.error == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16').\n")
+
+        let blank = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:"], environment: ["LIMITED_LOGIN_ADMIN_TOKEN": " \t "])
+        #expect(blank.status == 64)
+        #expect(blank.error.hasPrefix("limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is only white space"), "\(blank.error)")
+        #expect(blank.output.isEmpty, "nothing started: \(blank.output)")
+    }
+
     @Test("bad --provider values are refused with exit status 64")
     func badProvider() async throws {
         let apps = try await CLIProcess.run(["apps", "list", "--provider", "ftp://example.com", "--admin-token", "x"])

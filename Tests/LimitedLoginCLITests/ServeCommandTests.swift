@@ -117,13 +117,13 @@ struct ServeCommandTests {
     @Test("keys rotate and keys list talk to a running provider through its admin API")
     func keysCommands() async throws {
         let folder = try temporaryFolder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin"], directory: folder)
+        let server = try await ServerProcess.start(["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin-token-1234"], directory: folder)
         #expect(!server.output.contains("Admin token"), "a given token is not printed")
         let before = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks")
-        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin", "--publish-delay", "0", "--json"])
+        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--publish-delay", "0", "--json"])
         #expect(rotated.status == 0, "\(rotated.error)")
         #expect(rotated.output.contains("\"publish_delay\": 0"))
-        let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin", "--json"])
+        let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--json"])
         #expect(listed.status == 0)
         #expect(listed.output.components(separatedBy: "\"kid\"").count == 3, "two keys: \(listed.output)")
         #expect(listed.output.contains("\"state\": \"retired, still published\""))
@@ -134,7 +134,7 @@ struct ServeCommandTests {
         #expect(refused.error == "limited-login: the provider refused: The admin token is wrong.\n")
 
         // For people: a table with times in ISO 8601 (UTC), not seconds since 1970.
-        let table = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin"])
+        let table = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234"])
         let lines = table.output.split(separator: "\n")
         #expect(lines.first?.hasPrefix("KID") == true && lines.first?.contains("STATE") == true && lines.first?.contains("UNPUBLISHED") == true, "\(table.output)")
         #expect(lines.count == 3, "a header and two keys: \(table.output)")
@@ -147,8 +147,8 @@ struct ServeCommandTests {
     @Test("apps, users and friends commands manage a running provider")
     func directoryCommands() async throws {
         let folder = try temporaryFolder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin", "--no-demo-data"], directory: folder)
-        let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin", "--json"]
+        let server = try await ServerProcess.start(["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin-token-1234", "--no-demo-data"], directory: folder)
+        let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--json"]
         let app = try await CLIProcess.run(["apps", "create", "--id", "4242", "--name", "CLI App", "--redirect-uri", "https://cli.example/cb", "--business-id", "9"] + connection)
         #expect(app.status == 0, "\(app.error)")
         #expect(app.output.contains("\"name\": \"CLI App\""))

@@ -18,30 +18,32 @@ struct StoreSignInStateTests {
         await store.close()
     }
 
-    @Test("attempts count up in a window, start afresh after it, can be taken back, cleared and purged", arguments: StoreDialect.available)
+    @Test("failures count up in a window, read back within it, start afresh after it, are cleared and purged", arguments: StoreDialect.available)
     func attempts(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
             let now: Int64 = 1_000_000
-            #expect(try await store.countSignInAttempt(key: "a", window: 60, now: now) == SignInAttemptCount(attempts: 1, windowStart: now))
-            #expect(try await store.countSignInAttempt(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
-            #expect(try await store.countSignInAttempt(key: "b", window: 60, now: now + 1) == SignInAttemptCount(attempts: 1, windowStart: now + 1))
-            try await store.uncountSignInAttempt(key: "a")
-            #expect(try await store.countSignInAttempt(key: "a", window: 60, now: now + 59).attempts == 2)
-            #expect(try await store.countSignInAttempt(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 1, windowStart: now + 60))
+            #expect(try await store.countSignInFailure(key: "a", window: 60, now: now) == SignInAttemptCount(attempts: 1, windowStart: now))
+            #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
+            #expect(try await store.countSignInFailure(key: "b", window: 60, now: now + 1) == SignInAttemptCount(attempts: 1, windowStart: now + 1))
+            #expect(try await store.signInFailures(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
+            #expect(try await store.signInFailures(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 0, windowStart: now + 60),
+                    "a window that has ended counts nothing")
+            #expect(try await store.signInFailures(key: "never", window: 60, now: now) == SignInAttemptCount(attempts: 0, windowStart: now))
+            #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 1, windowStart: now + 60))
             try await store.clearSignInAttempts(key: "a")
-            #expect(try await store.countSignInAttempt(key: "a", window: 60, now: now + 61) == SignInAttemptCount(attempts: 1, windowStart: now + 61))
+            #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 61) == SignInAttemptCount(attempts: 1, windowStart: now + 61))
             try await store.purgeSignInAttempts(before: now + 61)
-            #expect(try await store.countSignInAttempt(key: "b", window: 600, now: now + 62) == SignInAttemptCount(attempts: 1, windowStart: now + 62),
+            #expect(try await store.countSignInFailure(key: "b", window: 600, now: now + 62) == SignInAttemptCount(attempts: 1, windowStart: now + 62),
                     "b's counter (window from now + 1) was purged")
-            #expect(try await store.countSignInAttempt(key: "a", window: 600, now: now + 62).attempts == 2, "a's was kept")
+            #expect(try await store.countSignInFailure(key: "a", window: 600, now: now + 62).attempts == 2, "a's was kept")
         }
     }
 
-    @Test("twenty attempts counted at once get the counts 1 to 20", arguments: StoreDialect.available)
+    @Test("twenty failures counted at once get the counts 1 to 20", arguments: StoreDialect.available)
     func concurrentAttempts(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
             let counts = try await withThrowingTaskGroup(of: Int64.self) { group in
-                for _ in 0..<20 { group.addTask { try await store.countSignInAttempt(key: "k", window: 60, now: 5_000).attempts } }
+                for _ in 0..<20 { group.addTask { try await store.countSignInFailure(key: "k", window: 60, now: 5_000).attempts } }
                 return try await group.reduce(into: [Int64]()) { $0.append($1) }
             }
             #expect(counts.sorted() == Array(1...20))

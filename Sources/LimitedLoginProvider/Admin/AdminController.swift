@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import LimitedLoginJOSE
 
@@ -33,6 +34,10 @@ struct AdminController: Sendable {
         AdminCertificateAuthorityController(services: services).addRoutes(to: router, guarded: adminGuard)
     }
 
+    static func tooManyWrongTokens(retryAfter: Int64) -> String {
+        "Too many wrong admin tokens from this address. Try again in \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
+    }
+
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         Responses.json(.object(["error": .object(["message": .string(message)])]), status: status)
     }
@@ -43,7 +48,15 @@ struct AdminController: Sendable {
             response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
             return response
         }
+        let address = ClientAddress.current, now = ProviderTime.systemNow()
+        if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
+            var response = Self.error(Self.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
+        }
         guard constantTimeEquals(token, adminToken) else {
+            await services.adminTokenAttempts.failed(address: address, now: now)
+            services.logger.notice("admin API refused: wrong admin token")
             return Self.error("The admin token is wrong.", status: .forbidden)
         }
         return try await body()

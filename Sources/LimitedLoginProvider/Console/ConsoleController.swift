@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Hummingbird
 import LimitedLoginCore
@@ -53,7 +54,15 @@ struct ConsoleController: Sendable {
     private func signIn(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        guard let given = form.all("admin_token").first, form.all("admin_token").count == 1, constantTimeEquals(given, adminToken) else {
+        let address = ClientAddress.current, now = ProviderTime.systemNow()
+        if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
+            var response = try signInPage(errorMessage: AdminController.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
+            response.headers[.retryAfter] = String(retryAfter)
+            return response
+        }
+        guard let given = form.all("admin_token").first, form.all("admin_token").count == 1, !given.isEmpty,
+              constantTimeEquals(given, adminToken) else {
+            await services.adminTokenAttempts.failed(address: address, now: now)
             services.logger.notice("console sign-in refused: wrong admin token")
             return try signInPage(errorMessage: "That is not this provider's admin token.", status: .unauthorized)
         }

@@ -76,28 +76,29 @@ extension DialogController {
         } else {
             let email = (try value(form, "email") ?? "").trimmingCharacters(in: .whitespaces)
             let password = try value(form, "pass") ?? ""
-            let throttle = SignInThrottle(store: services.store, limits: services.configuration.signInLimits)
-            let address = ClientAddress.current
-            if case .refused(let retryAfter) = try await throttle.attempt(email: email, address: address) {
-                services.logger.notice("dialog sign-in refused: too many attempts", metadata: ["app": "\(dialog.app.id)"])
+            let throttle = SignInThrottle(store: services.store, limits: services.configuration.signInLimits, gate: services.signInGate)
+            // An unknown email, or a user without a password, is checked against a decoy hash: the same
+            // work as a wrong password, so the answer's timing does not tell who exists.
+            let found = try await services.store.userWithPasswordHash(email: email)
+            let storedHash = found.flatMap { $0.1 }
+            let outcome = try await throttle.signIn(email: email, address: ClientAddress.current) {
+                await OffEventLoop.run { PasswordHasher.verify(password, againstUserHash: storedHash) }
+            }
+            switch (outcome, found) {
+            case (.refused(let retryAfter), _):
+                services.logger.notice("dialog sign-in refused: too many failed sign-ins", metadata: ["app": "\(dialog.app.id)"])
                 var response = try await signInPage(
                     dialog, request: request, errorMessage: Self.tooManyAttempts(retryAfter: retryAfter), email: email,
                     status: .tooManyRequests
                 )
                 response.headers[.retryAfter] = String(retryAfter)
                 return response
-            }
-            // An unknown email, or a user without a password, is checked against a decoy hash: the same
-            // work as a wrong password, so the answer's timing does not tell who exists.
-            let found = try await services.store.userWithPasswordHash(email: email)
-            let storedHash = found.flatMap { $0.1 }
-            let matches = await OffEventLoop.run { PasswordHasher.verify(password, againstUserHash: storedHash) }
-            guard matches, let found else {
+            case (.succeeded, let found?):
+                user = found.0
+            case (.succeeded, nil), (.failed, _):
                 services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
                 return try await signInPage(dialog, request: request, errorMessage: Self.incorrectPassword, email: email, status: .unauthorized)
             }
-            try await throttle.succeeded(email: email, address: address)
-            user = found.0
         }
         // A new session at every sign-in, whatever session cookie came with the form (no fixation).
         let secret = try await services.store.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)

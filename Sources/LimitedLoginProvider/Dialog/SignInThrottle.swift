@@ -1,18 +1,25 @@
 import Foundation
 
-/// Limits password guessing (``SignInLimits``): counts each password sign-in per account and per client
-/// address in the store, before the password is checked, and refuses once either count is over its limit.
+/// Limits password guessing (``SignInLimits``): counts **failed** password sign-ins per account and per
+/// client address in the store, after the password is checked, and refuses a sign-in while either count has
+/// reached its limit.
 ///
-/// Counting before checking (and taking the attempt back when it succeeds) keeps the limit exact when an
-/// attacker sends many guesses at once: each gets its own count from the store, so no burst slips
-/// through between a check and an increment.
+/// Only failures count: correct sign-ins, however many arrive at once from one address, are never refused,
+/// and a process that dies in the middle of a check leaves nothing counted. So that a burst of guesses sent
+/// at once cannot all be checked before the first failure is counted, the checks in flight on this node hold
+/// a place under the same limits (``SignInCheckGate``): a sign-in that would go over waits for a check to end.
 struct SignInThrottle: Sendable {
     let store: ProviderStore
     let limits: SignInLimits
+    let gate: SignInCheckGate
 
-    enum Verdict: Equatable, Sendable {
-        case allowed
-        /// Refused; try again after this many seconds.
+    /// What became of a sign-in.
+    enum Outcome: Equatable, Sendable {
+        /// The password matched; the account's failures were forgotten.
+        case succeeded
+        /// The password did not match; the failure was counted.
+        case failed
+        /// Not checked: too many failures for this account or from this address; try again after this many seconds.
         case refused(retryAfter: Int64)
     }
 
@@ -26,24 +33,42 @@ struct SignInThrottle: Sendable {
         "address:" + RandomIdentifiers.storageHash(address ?? "unknown")
     }
 
-    /// Counts an attempt to sign in as `email` from `address`, and says whether it may go on.
-    func attempt(email: String, address: String?) async throws(StoreError) -> Verdict {
-        let now = ProviderTime.now()
-        try await store.purgeSignInAttempts(before: now - limits.window)
-        let account = try await store.countSignInAttempt(key: Self.accountKey(email: email), window: limits.window, now: now)
-        let client = try await store.countSignInAttempt(key: Self.addressKey(address), window: limits.window, now: now)
-        var retryAfter: Int64 = 0
-        if account.attempts > Int64(limits.perAccount) { retryAfter = max(retryAfter, account.windowStart + limits.window - now) }
-        if client.attempts > Int64(limits.perAddress) { retryAfter = max(retryAfter, client.windowStart + limits.window - now) }
-        if account.attempts > Int64(limits.perAccount) || client.attempts > Int64(limits.perAddress) {
-            return .refused(retryAfter: max(1, retryAfter))
+    /// Runs `check` (the password comparison: true when it matched) for a sign-in as `email` from
+    /// `address` when the limits allow it, and counts the result.
+    func signIn(email: String, address: String?, check: @Sendable () async throws -> Bool) async throws -> Outcome {
+        let account = Self.accountKey(email: email), client = Self.addressKey(address)
+        while true {
+            let generation = await gate.failureGeneration
+            let now = ProviderTime.now()
+            try await store.purgeSignInAttempts(before: now - limits.window)
+            let accountFailures = try await store.signInFailures(key: account, window: limits.window, now: now)
+            let clientFailures = try await store.signInFailures(key: client, window: limits.window, now: now)
+            var retryAfter: Int64?
+            for (count, limit) in [(accountFailures, limits.perAccount), (clientFailures, limits.perAddress)] where count.attempts >= Int64(limit) {
+                retryAfter = max(retryAfter ?? 1, count.windowStart + limits.window - now)
+            }
+            if let retryAfter { return .refused(retryAfter: max(1, retryAfter)) }
+            let places = [
+                SignInCheckGate.Place(key: account, failures: accountFailures.attempts, limit: limits.perAccount),
+                SignInCheckGate.Place(key: client, failures: clientFailures.attempts, limit: limits.perAddress),
+            ]
+            if await gate.enter(places, readAtGeneration: generation) { break }
         }
-        return .allowed
-    }
-
-    /// The attempt succeeded: the account's count starts again, and the address's no longer holds it.
-    func succeeded(email: String, address: String?) async throws(StoreError) {
-        try await store.clearSignInAttempts(key: Self.accountKey(email: email))
-        try await store.uncountSignInAttempt(key: Self.addressKey(address))
+        let matched: Bool
+        do {
+            matched = try await check()
+            if matched {
+                try await store.clearSignInAttempts(key: account)
+            } else {
+                let now = ProviderTime.now()
+                _ = try await store.countSignInFailure(key: account, window: limits.window, now: now)
+                _ = try await store.countSignInFailure(key: client, window: limits.window, now: now)
+            }
+        } catch {
+            await gate.leave([account, client], failed: true)
+            throw error
+        }
+        await gate.leave([account, client], failed: !matched)
+        return matched ? .succeeded : .failed
     }
 }

@@ -1,17 +1,17 @@
 import SQLKit
 
-/// A counter of sign-in attempts in a fixed window: how many, and when the window began.
+/// A counter of failed sign-ins in a fixed window: how many, and when the window began.
 struct SignInAttemptCount: Sendable, Equatable {
     var attempts: Int64
     var windowStart: Int64
 }
 
 extension ProviderStore {
-    /// Counts one more sign-in attempt under `key` and returns the count, in one statement, so that
-    /// concurrent attempts (on this node or on any node of a shared database) each get a distinct count.
+    /// Counts one more failed sign-in under `key` and returns the count, in one statement, so that
+    /// concurrent failures (on this node or on any node of a shared database) each get a distinct count.
     ///
-    /// A window older than `window` seconds starts afresh at `now` with this attempt.
-    func countSignInAttempt(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
+    /// A window older than `window` seconds starts afresh at `now` with this failure.
+    func countSignInFailure(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
         let expired = now - window
         let row = try await run("sign-in attempts") {
             try await db.raw("""
@@ -31,15 +31,20 @@ extension ProviderStore {
         return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
     }
 
-    /// Takes one attempt back from `key` (an attempt that turned out to succeed).
-    func uncountSignInAttempt(key: String) async throws(StoreError) {
-        try await run("sign-in attempts") {
-            try await db.update("ll_sign_in_attempts").set("attempts", to: SQLRaw("attempts - 1"))
-                .where("attempt_key", .equal, key).where("attempts", .greaterThan, Int64(0)).run()
+    /// The failures counted under `key` in a window that has not ended at `now` (none: 0, from `now`).
+    func signInFailures(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
+        let row = try await run("sign-in attempts") {
+            try await db.select().columns("attempts", "window_start").from("ll_sign_in_attempts")
+                .where("attempt_key", .equal, key).where("window_start", .greaterThan, now - window).first()
         }
+        guard let row else { return SignInAttemptCount(attempts: 0, windowStart: now) }
+        guard let attempts = try? row.decode(column: "attempts", as: Int64.self),
+              let windowStart = try? row.decode(column: "window_start", as: Int64.self)
+        else { throw .corrupt("the sign-in attempt counter \(key) cannot be read") }
+        return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
     }
 
-    /// Forgets every attempt counted under `key`.
+    /// Forgets every failure counted under `key`.
     func clearSignInAttempts(key: String) async throws(StoreError) {
         try await run("sign-in attempts") {
             try await db.delete(from: "ll_sign_in_attempts").where("attempt_key", .equal, key).run()
