@@ -1,3 +1,5 @@
+import Crypto
+
 /// The rule for a login nonce, shared by the configuration, the dialog and the SDK.
 public enum Nonce {
     /// True when `nonce` is non-empty and has no whitespace, control or invisible formatting character.
@@ -16,5 +18,18 @@ public enum Nonce {
             default: return !properties.isWhitespace
             }
         }
+    }
+
+    /// What a login carries when the app keeps a raw nonce and sends its hash (Firebase, Supabase): the
+    /// lowercase hex of SHA-256 over the raw nonce's UTF-8 bytes.
+    public static func sha256Hex(ofRaw raw: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var output = [UInt8]()
+        output.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(raw.utf8)) {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

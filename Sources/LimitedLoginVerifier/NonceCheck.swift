@@ -1,4 +1,4 @@
-import Crypto
+import LimitedLoginCore
 
 /// How a token's `nonce` is checked; always chosen explicitly for each verification.
 public enum NonceCheck: Sendable, Equatable {
@@ -19,15 +19,8 @@ public enum NonceCheck: Sendable, Equatable {
         }
     }
 
-    /// Lowercase hex of SHA-256 over the UTF-8 bytes.
+    /// Lowercase hex of SHA-256 over the UTF-8 bytes (``Nonce/sha256Hex(ofRaw:)``).
     public static func sha256Hex(_ text: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var output = [UInt8]()
-        output.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(text.utf8)) {
-            output.append(digits[Int(byte >> 4)])
-            output.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: output, as: UTF8.self)
+        Nonce.sha256Hex(ofRaw: text)
     }
 }

@@ -13,7 +13,10 @@ struct ClockCommand: AsyncParsableCommand {
               limited-login clock advance 90d       # units: s, m, h, d
               limited-login clock set 2030-01-01T00:00:00Z
               limited-login clock reset             # back to the system's time
-            The clock does not go back before a token it issued, unless --force.
+              limited-login clock advance -1h       # back an hour
+            Moving forward is always allowed. The clock does not go back before a token it issued, unless --force. \
+            Whatever the moves, the provider keeps a key to sign with: a key is dropped only once the system's \
+            time (where a reset brings the clock) is past its retention.
             """,
         subcommands: [Show.self, Advance.self, Set.self, Reset.self]
     )
@@ -78,6 +81,22 @@ struct ClockCommand: AsyncParsableCommand {
         let epoch = object?["now"]?.integerValue.map(String.init) ?? "?"
         let offset = object?["offset"]?.integerValue ?? 0
         printLine("provider time: \(now) (\(epoch)), \(offset == 0 ? "the system's time" : "offset \(offset) s from the system's")")
+    }
+
+    /// The command line with a negative `clock advance` amount (`-1h`) moved behind `--`, where it is read as
+    /// the amount: in place, the argument parser would take `-1h` for the flags `-1` and `-h` (help).
+    static func negativeAmountBehindTerminator(_ arguments: [String]) -> [String] {
+        guard arguments.count > 2, arguments[0] == "clock", arguments[1] == "advance", !arguments.contains("--"),
+              let index = arguments.indices.dropFirst(2).first(where: { isNegativeAmount(arguments[$0]) })
+        else { return arguments }
+        var result = arguments
+        let amount = result.remove(at: index)
+        return result + ["--", amount]
+    }
+
+    private static func isNegativeAmount(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        return duration(text) != nil
     }
 
     /// `3600`, `90m`, `2h`, `30d`, `-1h`: seconds.

@@ -17,6 +17,8 @@ struct TokenCommand: AsyncParsableCommand {
             Examples:
               ID_TOKEN=$(limited-login token --app-id 1000000000000001 --user alice@example.com --nonce n-1)
               limited-login token --app-id 1000000000000001 --user alice@example.com --defect expired
+              limited-login token --app-id 1000000000000001 --user alice@example.com --raw-nonce r-1     # nonce = SHA-256 hex of r-1
+              limited-login token --app-id 1000000000000001 --user alice@example.com --lifetime 5 --claims '{"email": null}'
               limited-login token --list-defects
             """
     )
@@ -32,6 +34,21 @@ struct TokenCommand: AsyncParsableCommand {
 
     @Option(help: "The nonce the token carries (default: a fresh UUID; see the claims with --json).")
     var nonce: String?
+
+    @Option(name: .customLong("raw-nonce"), help: "A raw nonce: the token carries its SHA-256 hex, as Firebase and Supabase expect (verify with --raw-nonce too).")
+    var rawNonce: String?
+
+    @Option(help: ArgumentHelp("Claims to add or replace, as a JSON object; null removes one, e.g. '{\"email\": \"x@example.com\", \"picture\": null}'.", valueName: "json"))
+    var claims: String?
+
+    @Option(help: ArgumentHelp("Seconds from the token's iat to its exp (default: the provider's ID-token lifetime).", valueName: "seconds"))
+    var lifetime: Int64?
+
+    @Option(help: ArgumentHelp("The token's iat: seconds since 1970 or an ISO 8601 time (default: the provider's time).", valueName: "time"))
+    var iat: String?
+
+    @Option(help: ArgumentHelp("The token's exp: seconds since 1970 or an ISO 8601 time (default: iat + the lifetime).", valueName: "time"))
+    var exp: String?
 
     @Option(help: "limited (an ID token only; the default) or enabled (classic: also an access token).")
     var tracking: TrackingOption = .limited
@@ -51,6 +68,15 @@ struct TokenCommand: AsyncParsableCommand {
         if listDefects { return }
         guard appID != nil else { throw ValidationError("Give --app-id (the demo app of 'serve' is 1000000000000001).") }
         guard user != nil else { throw ValidationError("Give --user: a test user's ID or email, e.g. alice@example.com.") }
+        if nonce != nil, rawNonce != nil { throw ValidationError("Give --nonce or --raw-nonce, not both.") }
+        if lifetime != nil, exp != nil { throw ValidationError("Give --lifetime or --exp, not both.") }
+        if let lifetime, lifetime < 1 { throw ValidationError("--lifetime must be a number of seconds of at least 1.") }
+        for (flag, value) in [("--iat", iat), ("--exp", exp)] where value != nil && Self.epoch(value ?? "") == nil {
+            throw ValidationError("\(flag) must be seconds since 1970 or an ISO 8601 time such as 2030-01-01T00:00:00Z; got \"\(value ?? "")\".")
+        }
+        if let claims, (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue == nil {
+            throw ValidationError("--claims must be a JSON object, e.g. '{\"email\": \"x@example.com\"}'.")
+        }
         if let defect, TokenDefect(rawValue: defect) == nil {
             throw ValidationError("Unknown defect \"\(defect)\"; one of: \(TokenDefect.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -70,6 +96,11 @@ struct TokenCommand: AsyncParsableCommand {
         ]
         if let nonce { body["nonce"] = .string(nonce) }
         if let defect { body["defect"] = .string(defect) }
+        if let rawNonce { body["raw_nonce"] = .string(rawNonce) }
+        if let claims, let object = (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue { body["claims"] = .object(object) }
+        if let lifetime { body["lifetime"] = .number(Double(lifetime)) }
+        if let iat = iat.flatMap(Self.epoch) { body["iat"] = .number(Double(iat)) }
+        if let exp = exp.flatMap(Self.epoch) { body["exp"] = .number(Double(exp)) }
         let answer = try await AdminRequest.send(connection, path: "/_admin/tokens", method: .POST, body: .json(.object(body)))
         if json {
             printLine(JSONSerializer.prettyPrinted(answer))
@@ -79,5 +110,11 @@ struct TokenCommand: AsyncParsableCommand {
             }
             printLine(token)
         }
+    }
+
+    /// Seconds since 1970 from `3600000000` or `2030-01-01T00:00:00Z`.
+    static func epoch(_ text: String) -> Int64? {
+        if let seconds = Int64(text), seconds >= 0 { return seconds }
+        return ISO8601DateFormatter().date(from: text).map { Int64($0.timeIntervalSince1970) }
     }
 }

@@ -45,8 +45,38 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: "The oldest 'iat' accepted, in seconds.")
     var maxAge: Double = 3600
 
+    @Option(help: ArgumentHelp("Check the token's times as at this time instead of now: seconds since 1970, an ISO 8601 time (2030-01-01T00:00:00Z), or 'provider' for the provider's own clock, which tests move (read from its admin API: --provider, $LIMITED_LOGIN_PROVIDER or the --discovery-url's origin, with --admin-token or $LIMITED_LOGIN_ADMIN_TOKEN).", valueName: "time|provider"))
+    var at: String?
+
+    @Option(help: "With --at provider: the provider's base URL (default: $LIMITED_LOGIN_PROVIDER, else the --discovery-url's origin).")
+    var provider: String?
+
+    @Option(name: .customLong("admin-token"), help: "With --at provider: the provider's admin token (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
+    var adminToken: String?
+
     @Flag(help: "Print the result as JSON.")
     var json = false
+
+    /// The time `--at` names, or nil for now.
+    func verificationTime() async throws -> Date? {
+        guard let at else { return nil }
+        if at == "provider" {
+            var connection = AdminConnection()
+            connection.adminToken = adminToken
+            connection.provider = provider ?? ClientEnvironment.provider ?? discoveryURL.flatMap { text -> String? in
+                guard let url = URL(string: text), let scheme = url.scheme, let host = url.host else { return nil }
+                return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (url.port.map { ":\($0)" } ?? "")
+            }
+            let answer = try await AdminRequest.send(connection, path: "/_admin/clock", method: .GET)
+            guard let now = answer.objectValue?["now"]?.integerValue else {
+                throw CommandFailure.fail("error: the provider's clock answer has no \"now\"", code: Self.notChecked)
+            }
+            return Date(timeIntervalSince1970: TimeInterval(now))
+        }
+        if let epoch = Int64(at) { return Date(timeIntervalSince1970: TimeInterval(epoch)) }
+        if let date = ISO8601DateFormatter().date(from: at) { return date }
+        throw CommandFailure.fail("limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"\(at)\"", code: 64)
+    }
 
     func validate() throws {
         let nonceOptions = [nonce != nil, rawNonce != nil, noNonce].filter { $0 }.count
@@ -96,7 +126,8 @@ struct VerifyCommand: AsyncParsableCommand {
         if !issuers.isEmpty { configuration.allowedIssuers = Set(issuers) }
         configuration.leeway = leeway
         configuration.maximumTokenAge = maxAge
-        verifier = TokenVerifier(configuration: configuration, keys: verifier.keys, clock: verifier.clock)
+        let clock: any VerifierClock = try await verificationTime().map { ManualClock($0) } ?? verifier.clock
+        verifier = TokenVerifier(configuration: configuration, keys: verifier.keys, clock: clock)
 
         do {
             let verified = try await verifier.verify(tokenText, nonce: nonceCheck)

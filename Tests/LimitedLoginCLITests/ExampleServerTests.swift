@@ -66,4 +66,38 @@ struct ExampleServerTests {
         #expect(missing.status == 401)
         #expect(missing.header("WWW-Authenticate") == #"Bearer realm="limited-login""#)
     }
+
+    @Test("the README's commands as written: a token minted with --raw-nonce is accepted with the raw nonce in X-Limited-Login-Nonce")
+    func readmeCommands() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let adminToken = "example-readme-admin-token"
+        let provider = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--admin-token", adminToken], directory: directory)
+        defer { Task { await provider.stop() } }
+        let minted = try await CLIProcess.run(
+            ["token", "--app-id", LoginCommandTests.demoApp, "--user", "alice@example.com", "--raw-nonce", "r-1"],
+            environment: ["LIMITED_LOGIN_PROVIDER": provider.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken]
+        )
+        #expect(minted.status == 0, "\(minted.error)")
+        let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let server = try await RunningCommand(
+            ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
+            executable: "limited-login-example-server"
+        )
+        defer { server.stop() }
+        let base = try await server.waitFor("the example server's URL") { output, _ in
+            output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
+        }
+        let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", "r-1")])
+        #expect(accepted.status == 200, "\(accepted.body)")
+        let plain = try await CLIProcess.run(
+            ["token", "--app-id", LoginCommandTests.demoApp, "--user", "alice@example.com", "--nonce", "r-1"],
+            environment: ["LIMITED_LOGIN_PROVIDER": provider.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken]
+        )
+        let refused = try await HTTPExchange.send(
+            base + "/me", headers: [("Authorization", "Bearer \(plain.output.trimmingCharacters(in: .whitespacesAndNewlines))"), ("X-Limited-Login-Nonce", "r-1")]
+        )
+        #expect(refused.status == 401 && refused.body.contains(#""reason":"nonce_mismatch""#), "the raw nonce itself in the token is what the old README minted")
+    }
 }

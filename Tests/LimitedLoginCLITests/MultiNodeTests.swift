@@ -22,7 +22,7 @@ struct MultiNodeTests {
         let database = try await PostgresTestDatabase.create()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-nodes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let arguments = ["--port", "0", "--database", database, "--admin-token", "nodes-admin", "--issuer", Self.issuer]
+        let arguments = ["--port", "0", "--database", database, "--admin-token", "nodes-admin-token-16", "--issuer", Self.issuer]
         let first = try await ServerProcess.start(arguments, directory: folder)
         defer { Task { await first.stop() } }
         let second = try await ServerProcess.start(arguments, directory: folder)
@@ -56,7 +56,7 @@ struct MultiNodeTests {
         #expect(verified.status == 0, "\(verified.error)")
 
         // A key rotated through the first node signs on both within the reread interval (5 s).
-        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", first.baseURL, "--admin-token", "nodes-admin", "--publish-delay", "0"])
+        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", first.baseURL, "--admin-token", "nodes-admin-token-16", "--publish-delay", "0"])
         #expect(rotated.status == 0, "\(rotated.error)")
         let oldKid = try kid(of: firstToken)
         var kids: (String?, String?) = (oldKid, oldKid)
@@ -72,10 +72,10 @@ struct MultiNodeTests {
 
         // An app created through one node's admin API is listed by the other's.
         let created = try await CLIProcess.run([
-            "apps", "create", "--provider", first.baseURL, "--admin-token", "nodes-admin", "--id", "4444444444", "--name", "Shared App",
+            "apps", "create", "--provider", first.baseURL, "--admin-token", "nodes-admin-token-16", "--id", "4444444444", "--name", "Shared App",
         ])
         #expect(created.status == 0, "\(created.error)")
-        let listed = try await CLIProcess.run(["apps", "list", "--provider", second.baseURL, "--admin-token", "nodes-admin"])
+        let listed = try await CLIProcess.run(["apps", "list", "--provider", second.baseURL, "--admin-token", "nodes-admin-token-16"])
         #expect(listed.output.contains("4444444444"))
 
         // The app uninstalled through the second node: the first refuses the access token at once.

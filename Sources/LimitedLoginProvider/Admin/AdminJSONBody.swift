@@ -24,3 +24,13 @@ enum AdminJSONBody {
         }
     }
 }
+
+extension JSONObject {
+    /// The refusal for the first key of this request body that is not one of `accepted`, naming it and them
+    /// (a misspelt key is an error, never ignored); nil when every key is accepted.
+    func unknownKeyMessage(accepted: [String]) -> String? {
+        guard let unknown = keys.first(where: { !accepted.contains($0) }) else { return nil }
+        return "Unknown key \"\(unknown)\"; the accepted keys are: " + accepted.sorted().joined(separator: ", ") + "."
+    }
+}
+

@@ -56,6 +56,7 @@ struct AdminClockController: Sendable {
         } catch {
             return AdminController.error(error.description, status: .conflict)
         }
+        services.keyring.forgetSnapshot()
         services.logger.notice("provider clock moved", metadata: ["now": "\(clock.now())", "offset": "\(clock.offset)"])
         return show()
     }

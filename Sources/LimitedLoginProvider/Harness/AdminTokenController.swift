@@ -7,8 +7,12 @@ import LimitedLoginJOSE
 /// user without a browser, through the same issuer, claims, app-scoped IDs, friends rule and grants as the
 /// dialog (SPEC section 9). The grant is recorded as a consent would record it.
 ///
-/// `{"app_id": "…", "user": "alice@example.com", "permissions": ["email"], "nonce": "…",
-///   "tracking": "limited" | "enabled", "defect": "expired"}` → `{"id_token", "access_token"?, "claims"}`.
+/// `{"app_id": "…", "user": "alice@example.com", "permissions": ["email"], "nonce": "…" | "raw_nonce": "…",
+///   "tracking": "limited" | "enabled", "defect": "expired", "claims": {"email": "x@y", "picture": null},
+///   "lifetime": 600, "iat": EPOCH, "exp": EPOCH}` → `{"id_token", "access_token"?, "claims"}`.
+/// `raw_nonce` puts its SHA-256 hex in the token (Firebase and Supabase hash the nonce they keep);
+/// `claims` adds or replaces any claim (`null` removes one); `lifetime` sets `exp` from `iat`; `iat` and
+/// `exp` set those times outright. Any other key is refused, naming it.
 struct AdminTokenController: Sendable {
     let services: ProviderServices
 
@@ -23,6 +27,10 @@ struct AdminTokenController: Sendable {
         }
     }
 
+    static let acceptedKeys = [
+        "app_id", "user", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
+    ]
+
     private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
 
     private func mint(_ request: Request) async throws -> Response {
@@ -31,6 +39,7 @@ struct AdminTokenController: Sendable {
         case .failure(let error): return bad(error.message)
         case .success(let object): body = object
         }
+        if let message = body.unknownKeyMessage(accepted: Self.acceptedKeys) { return bad(message) }
         guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { return bad("Give \"app_id\".") }
         guard let userName = body["user"]?.stringValue, !userName.isEmpty else {
             return bad("Give \"user\": a test user's ID or email.")
@@ -66,10 +75,18 @@ struct AdminTokenController: Sendable {
         default: return bad("\"permissions\" must be a list of permission names, or one comma-separated string.")
         }
         let nonce: String
-        switch body["nonce"] {
-        case nil: nonce = UUID().uuidString
-        case .string(let text)?: nonce = text
-        default: return bad("\"nonce\" must be a string.")
+        switch (body["nonce"], body["raw_nonce"]) {
+        case (nil, nil): nonce = UUID().uuidString
+        case (.string(let text)?, nil): nonce = text
+        case (nil, .string(let raw)?): nonce = Nonce.sha256Hex(ofRaw: raw)
+        case (_?, _?): return bad("Give \"nonce\" or \"raw_nonce\", not both.")
+        case (_?, nil): return bad("\"nonce\" must be a string.")
+        case (nil, _?): return bad("\"raw_nonce\" must be a string.")
+        }
+        let overrides: [String: JSONValue]
+        switch TokenClaimOverrides.read(body, issuedAt: ProviderTime.now(), lifetime: services.configuration.lifetimes.idToken) {
+        case .failure(let message): return bad(message.text)
+        case .success(let times): overrides = times
         }
         var permissions = Set(names.map { Permission(name: $0) })
         permissions.insert(.publicProfile)
@@ -93,7 +110,8 @@ struct AdminTokenController: Sendable {
             answer["data_access_expiration_time"] = .number(Double(issued.dataAccessExpiresAt))
         }
         let idToken = try await issuer.idToken(
-            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, defect: defect
+            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, overrides: overrides, defect: defect,
+            lifetime: TokenClaimOverrides.wholeSeconds(body["lifetime"] ?? .null)
         )
         answer["id_token"] = .string(idToken.token)
         answer["claims"] = .object(idToken.claims)

@@ -47,6 +47,12 @@ public final class ProviderClock: Sendable {
     /// The provider's time now.
     public func now() -> Int64 { system() + state.withLock { $0.offset } }
 
+    /// The system's time or the provider's, whichever is earlier (``ProviderTime/settledNow()``).
+    func settledNow() -> Int64 {
+        let system = self.system()
+        return min(system, system + state.withLock { $0.offset })
+    }
+
     /// How far the provider's time is ahead of the system's (negative: behind).
     public var offset: Int64 { state.withLock { $0.offset } }
 
@@ -56,13 +62,15 @@ public final class ProviderClock: Sendable {
         try set(to: now() + seconds, force: force)
     }
 
-    /// Sets the clock to `time`; refused before the newest issued token unless `force`.
+    /// Sets the clock to `time`. A move forward is always allowed; a move back to before the newest issued
+    /// token is refused unless `force`.
     @discardableResult
     public func set(to time: Int64, force: Bool = false) throws(ProviderClockError) -> Int64 {
         guard (0...Self.maximum).contains(time) else { throw .outOfRange(time) }
         let system = self.system()
         return try state.withLock { (state: inout State) throws(ProviderClockError) -> Int64 in
-            if !force, time < state.latestIssuedAt {
+            let goesBack = time < system + state.offset
+            if !force, goesBack, time < state.latestIssuedAt {
                 throw .beforeIssuedTokens(requested: time, latestIssuedAt: state.latestIssuedAt)
             }
             state.offset = time - system

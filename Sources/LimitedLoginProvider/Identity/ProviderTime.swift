@@ -11,4 +11,9 @@ enum ProviderTime {
     static func now() -> Int64 { clock?.now() ?? systemNow() }
 
     static func systemNow() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    /// The earliest time the provider's clock can be brought back to without `force`: the system's time (a
+    /// reset) or the provider's, whichever is earlier. What may be needed again at a time the clock can go
+    /// back to (a signing key) is dropped by this time, never by a clock that was moved ahead.
+    static func settledNow() -> Int64 { clock?.settledNow() ?? systemNow() }
 }

@@ -92,9 +92,16 @@ public final class SigningKeyring: Sendable {
     }
 
     /// Reads the keys from the store again, dropping those past their retention.
+    ///
+    /// The clock that tests move must never leave the provider without a key (issue #30): a key is dropped
+    /// only when its retention has passed at ``ProviderTime/settledNow()``, a time the clock cannot be
+    /// brought back before without `force` (a key that signed before a clock moved ahead is still there after
+    /// a reset); and when no key's schedule covers the clock's time (the clock set back before every key, or
+    /// a forced move), the key that signed last signs on (``fallbackSigner``) rather than none.
     @discardableResult
     func reload() async throws -> Snapshot {
         let now = ProviderTime.now()
+        let settled = ProviderTime.settledNow()
         var published: [RSAJSONWebKey] = []
         var certificates: [String: String] = [:]
         var signer: (JWSSigner, Int64)?
@@ -102,7 +109,7 @@ public final class SigningKeyring: Sendable {
         var nextChange: Int64?
         func note(_ time: Int64) { if time > now { nextChange = min(nextChange ?? time, time) } }
         for record in try await store.signingKeys() {
-            if let retiredAt = record.retiredAt, retiredAt + retention <= now {
+            if let retiredAt = record.retiredAt, retiredAt + retention <= settled {
                 try await store.deleteSigningKey(keyID: record.keyID)
                 continue
             }
@@ -120,6 +127,10 @@ public final class SigningKeyring: Sendable {
                 signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)
             }
         }
+        if signer == nil, let fallback = Self.fallbackSigner(kept, now: now) {
+            let key = try RS256PrivateKey(pem: fallback.privateKeyPEM)
+            signer = (JWSSigner(privateKey: key, keyID: fallback.keyID), fallback.signsFrom)
+        }
         guard let signer else { throw SigningKeyError.noCurrentKey }
         let keySet = JSONWebKeySet(keys: published)
         let snapshot = Snapshot(
@@ -131,6 +142,21 @@ public final class SigningKeyring: Sendable {
         )
         state.withLock { $0 = snapshot }
         return snapshot
+    }
+
+    /// The key that signs when none is scheduled to at `now`: of the keys whose signing began, the one that
+    /// retired last (it signed last); when every key begins later (the clock was set back before them all),
+    /// the one that begins first.
+    static func fallbackSigner(_ records: [SigningKeyRecord], now: Int64) -> SigningKeyRecord? {
+        let begun = records.filter { $0.signsFrom <= now }
+        if let last = begun.max(by: { ($0.retiredAt ?? .max, $0.signsFrom) < ($1.retiredAt ?? .max, $1.signsFrom) }) { return last }
+        return records.min { $0.signsFrom < $1.signsFrom }
+    }
+
+    /// Drops the keys read, so that the next use rereads them: the clock moved, and which key signs may
+    /// have changed with it.
+    func forgetSnapshot() {
+        state.withLock { $0 = nil }
     }
 
     /// The keys, reread when the last read is older than ``refreshInterval`` or the schedule has moved on.

@@ -20,12 +20,13 @@ struct TokenIssuer: Sendable {
     let services: ProviderServices
     var lifetimes: TokenLifetimes { services.configuration.lifetimes }
 
-    /// An ID token. `overrides` replace profile claims (a queued scenario's); `defect` makes the token wrong
-    /// in one named way (the admin API's minting only).
+    /// An ID token. `overrides` replace claims (a queued scenario's, or a minting request's); `defect` makes the
+    /// token wrong in one named way and `lifetime` replaces the configured one (the admin API's minting only).
     func idToken(
         app: AppRecord, user: TestUserRecord, granted: Set<Permission>, nonce: String, accessToken: String? = nil,
-        friendASIDs: [String]? = nil, overrides: [String: JSONValue] = [:], defect: TokenDefect? = nil
+        friendASIDs: [String]? = nil, overrides: [String: JSONValue] = [:], defect: TokenDefect? = nil, lifetime: Int64? = nil
     ) async throws -> IssuedIDToken {
+        let lifetime = lifetime ?? lifetimes.idToken
         let store = services.store
         let asid = try await store.appScopedID(appID: app.id, userID: user.id)
         var friends: [String] = []
@@ -37,15 +38,15 @@ struct TokenIssuer: Sendable {
             issuer: services.urls.issuer, app: app, user: user, asid: asid, granted: granted, nonce: nonce,
             issuedAt: now, friendASIDs: friends, pictureURL: services.urls.pictureURL(asid: asid)
         )
-        builder.lifetime = lifetimes.idToken
+        builder.lifetime = lifetime
         builder.accessTokenHash = accessToken.map(AccessTokenHash.of)
         var object = builder.claims()
         if !overrides.isEmpty || defect != nil {
             var claims = object.dictionary
             for (name, value) in overrides {
-                claims[name] = value == .null ? nil : value
+                if case .null = value { claims[name] = nil } else { claims[name] = value }
             }
-            defect?.adjust(&claims, now: now, lifetime: lifetimes.idToken)
+            defect?.adjust(&claims, now: now, lifetime: lifetime)
             object = JSONObject(claims)
         }
         let keys = try await services.keyring.current()

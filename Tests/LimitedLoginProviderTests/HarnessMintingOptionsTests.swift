@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLoginCore
+import LimitedLoginJOSE
+@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
+import LimitedLoginVerifier
+import Testing
+
+/// Issue #30 item 5: minting covers what tests need (claims added, replaced or removed, a lifetime, iat and
+/// exp, a raw nonce hashed as Firebase and Supabase expect), and item 4 for minting: a misspelt key is
+/// refused, naming it, never ignored.
+@Suite("Harness: minting options")
+struct HarnessMintingOptionsTests {
+    static func mint(_ client: any TestClientProtocol, _ extra: String) async throws -> AdminReply {
+        try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","permissions":["email"]\#(extra)}"#)
+    }
+
+    @Test("raw_nonce: the token carries the raw nonce's SHA-256 hex, and a verifier given the raw nonce accepts it")
+    func rawNonce() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let reply = try await Self.mint(client, #","raw_nonce":"r-1""#)
+            #expect(reply.status == .created, "\(reply.message ?? "")")
+            let claims = try #require(reply.object["claims"]?.objectValue)
+            #expect(claims["nonce"]?.stringValue == Nonce.sha256Hex(ofRaw: "r-1"))
+            #expect(claims["nonce"]?.stringValue == "a5fa777a3dc67268caea6eea038ba14177e360dba84e1db44e738dbae137e7ef", "SHA-256 of r-1")
+            let keys = try await provider.services.keyring.current().keySet
+            let verifier = TokenVerifier(
+                configuration: VerifierConfiguration(appID: TestFixtures.appID, allowedIssuers: [provider.urls.issuer]), keys: StaticKeySet(keys)
+            )
+            _ = try await verifier.verify(try reply.idToken(), nonce: .sha256OfRawNonce("r-1"))
+            let both = try await Self.mint(client, #","nonce":"n","raw_nonce":"r""#)
+            #expect(both.status == .badRequest && both.message == "Give \"nonce\" or \"raw_nonce\", not both.")
+        }
+    }
+
+    @Test("claims: added, replaced and removed (null); lifetime sets exp from iat; iat and exp outright")
+    func claimsAndTimes() async throws {
+        try await withProvider(harnessConfiguration()) { client, _ in
+            let changed = try await Self.mint(client, #","claims":{"email":"other@example.com","picture":null,"team":"blue"},"lifetime":5"#)
+            #expect(changed.status == .created, "\(changed.message ?? "")")
+            let claims = try #require(changed.object["claims"]?.objectValue)
+            #expect(claims["email"] == "other@example.com")
+            #expect(claims["picture"] == nil)
+            #expect(claims["team"] == "blue")
+            let iat = try #require(claims["iat"]?.integerValue), exp = try #require(claims["exp"]?.integerValue)
+            #expect(exp - iat == 5)
+            // The token carries what the answer says.
+            let payload = try CompactJWS(parsing: try changed.idToken()).payload
+            #expect(payload["email"] == "other@example.com" && payload["picture"] == nil && payload["team"] == "blue")
+
+            let timed = try await Self.mint(client, #","iat":1900000000,"exp":1900000060"#)
+            #expect(timed.object["claims"]?.objectValue?["iat"] == 1900000000 && timed.object["claims"]?.objectValue?["exp"] == 1900000060)
+            let iatAlone = try await Self.mint(client, #","iat":1900000000"#)
+            #expect(iatAlone.object["claims"]?.objectValue?["exp"] == 1900003600, "an iat alone keeps the usual hour from it")
+            let iatAndLifetime = try await Self.mint(client, #","iat":1900000000,"lifetime":30"#)
+            #expect(iatAndLifetime.object["claims"]?.objectValue?["exp"] == 1900000030)
+        }
+    }
+
+    @Test("refusals: a misspelt key names itself and the accepted ones; bad claims, lifetimes and times", arguments: [
+        (#","lifetme":5"#, "Unknown key \"lifetme\"; the accepted keys are: app_id, claims, defect, exp, iat, lifetime, nonce, permissions, raw_nonce, tracking, user."),
+        (#","claims":[1]"#, "\"claims\" must be an object of claim names and values (null removes a claim)."),
+        (#","lifetime":0"#, "\"lifetime\" must be a whole number of seconds from 1 to 316224000 (ten years)."),
+        (#","lifetime":1.5"#, "\"lifetime\" must be a whole number of seconds from 1 to 316224000 (ten years)."),
+        (#","lifetime":60,"exp":1900000000"#, "Give \"lifetime\" or \"exp\", not both."),
+        (#","iat":"now""#, "\"iat\" must be whole seconds since 1970."),
+        (#","exp":-1"#, "\"exp\" must be whole seconds since 1970."),
+        (#","raw_nonce":7"#, "\"raw_nonce\" must be a string."),
+    ])
+    func refusals(extra: String, message: String) async throws {
+        try await withProvider(harnessConfiguration()) { client, _ in
+            let reply = try await Self.mint(client, extra)
+            #expect(reply.status == .badRequest)
+            #expect(reply.message == message)
+        }
+    }
+}
