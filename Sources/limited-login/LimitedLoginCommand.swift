@@ -20,12 +20,13 @@ struct LimitedLoginCommand: AsyncParsableCommand {
               limited-login verify "$TOKEN" --app-id 1234 --nonce abc
               limited-login verify --app-id 1234 --raw-nonce secret --discovery-url http://127.0.0.1:8080/.well-known/openid-configuration < token.txt
               limited-login decode "$TOKEN"
+              limited-login health --provider http://127.0.0.1:8080 --wait 30
             """,
         version: "limited-login \(ProjectVersion.current)",
         subcommands: [
             ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
             DecodeCommand.self, TokenCommand.self, ScenarioCommand.self, ClockCommand.self,
-            ExportCommand.self, ResetCommand.self, CACommand.self,
+            ExportCommand.self, ResetCommand.self, CACommand.self, HealthCommand.self,
         ]
     )
 
@@ -39,6 +40,6 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             printErrorLine("limited-login serve: \(error.description)")
             Foundation.exit(64)
         }
-        await main(arguments)
+        await main(ClockCommand.negativeAmountBehindTerminator(arguments))
     }
 }

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-access-lifetime"), help: "Seconds data access lasts after a login; then me/permissions says expired.")
     var dataAccessLifetime: Int64 = TokenLifetimes.defaultDataAccess
 
-    @Option(help: "Run this shell command once the provider accepts connections, with LIMITED_LOGIN_URL, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set; then stop and exit with its status.")
+    @Option(help: "Run this shell command (under bash when installed, else /bin/sh; in its own process group; this binary's folder first on PATH) once the provider accepts connections, with LIMITED_LOGIN_URL, _PROVIDER, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set (and _CA_FILE with --tls); then stop and exit with its status as soon as it exits. Processes it left running get SIGTERM, then SIGKILL after 5 s; SIGTERM or SIGINT to serve is passed on to it.")
     var exec: String?
 
     @Option(name: .customLong("export-on-exit"), help: "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back.")

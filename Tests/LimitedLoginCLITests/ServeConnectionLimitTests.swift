@@ -2,13 +2,6 @@ import Foundation
 import LimitedLoginTestSupport
 import Testing
 
-/// The resident memory of a process, from `VmRSS` in `/proc/PID/status`, in KiB (Linux only).
-private func residentKiB(of pid: Int32) throws -> Int {
-    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-    return try #require(Int(line.dropFirst("VmRSS:".count).trimmingCharacters(in: .whitespaces).split(separator: " ")[0]))
-}
-
 /// The process ID of the `serve` child whose command line holds `marker` (`ServerProcess` keeps its own
 /// `Process` to itself).
 private func pid(ofServeWith marker: String) throws -> Int32 {
@@ -21,8 +14,6 @@ private func pid(ofServeWith marker: String) throws -> Int32 {
     }
     throw LoopbackSocket.Failure.socket(ESRCH)
 }
-
-private func mebibytes(_ kibibytes: Int) -> String { String(format: "%.1f MiB", Double(kibibytes) / 1024) }
 
 private func temporaryServeFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-connections-\(UUID().uuidString)")
@@ -120,7 +111,9 @@ struct ServeConnectionLimitTests {
         }
     }
 
-    @Test("2,000 idle keep-alive connections: the server closes them at the idle timeout and its memory goes back down")
+    /// What the connections cost in memory, and how much comes back, is measured by the benchmark, not here: a
+    /// test asserts no process memory (it failed on a busy 2-core runner, issue #30 item 7).
+    @Test("2,000 idle keep-alive connections: none is closed before the idle timeout, the server closes all of them at it, and goes on answering")
     func memoryComesBack() async throws {
         let folder = try temporaryServeFolder()
         let database = folder.appendingPathComponent("connections-\(UUID().uuidString).sqlite").path
@@ -130,15 +123,11 @@ struct ServeConnectionLimitTests {
             directory: folder
         )
         let port = try #require(URLComponents(string: server.baseURL)?.port)
-        let pid = try pid(ofServeWith: database)
 
         // Warm up (first requests build caches and pools), then measure.
         for _ in 1...20 {
             #expect(try await LoopbackSocket(port: port).exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"))
         }
-        try await Task.sleep(for: .milliseconds(500))
-        let before = try residentKiB(of: pid)
-
         // 2,000 connections, each answering one request and then left idle (keep-alive), opened 100 at a time.
         let clock = ContinuousClock()
         let opening = clock.now
@@ -162,7 +151,6 @@ struct ServeConnectionLimitTests {
             sockets += batch
         }
         let openedIn = clock.now - opening
-        let whileOpen = try residentKiB(of: pid)
         let measuredAt = clock.now
         // On a quiet machine all 2,000 are still open here; on a busy one, opening them can take longer
         // than the idle timeout, and the first are rightly gone. None may have gone before their time.
@@ -183,16 +171,7 @@ struct ServeConnectionLimitTests {
         for socket in sockets { socket.release() }
         sockets = []
         open = []
-        try await Task.sleep(for: .seconds(1))
-        let after = try residentKiB(of: pid)
-
-        let growth = whileOpen - before
-        let kept = after - before
-        print("serve RSS: before \(mebibytes(before)), with \(stillOpen) of 2,000 idle connections open \(mebibytes(whileOpen)) (+\(mebibytes(growth)), opened in \(openedIn)), after they closed \(mebibytes(after)) (+\(mebibytes(kept)) kept)")
-        // The measurement means something only if the connections cost memory in the first place.
-        #expect(growth > 4 * 1024, "2,000 connections grew the server by only \(mebibytes(growth))")
-        // Stated bound: at least three quarters of what the connections took comes back.
-        #expect(kept <= growth / 4, "kept \(mebibytes(kept)) of the \(mebibytes(growth)) the connections took")
+        print("serve: \(stillOpen) of 2,000 idle connections open after \(openedIn); all closed at the idle timeout")
         #expect(try await LoopbackSocket(port: port).exchange(healthRequest).hasPrefix("HTTP/1.1 200 OK"), "the server stopped answering")
         await server.stop()
     }

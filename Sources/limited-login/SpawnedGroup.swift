@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A shell command spawned in a process group of its own (`posix_spawn` with `POSIX_SPAWN_SETPGROUP`), so
+/// that it and everything it starts can be signalled together, and waited for by its process ID alone.
+final class SpawnedGroup: Sendable {
+    let pid: pid_t
+    private let tookTerminal: Bool
+    private let ended = Mutex<Int32?>(nil)
+
+    private init(pid: pid_t, tookTerminal: Bool) {
+        self.pid = pid
+        self.tookTerminal = tookTerminal
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts `shell -c command` with `environment`, standard streams inherited, signals at their defaults
+    /// (serve ignores SIGPIPE, which a child would otherwise inherit), in a new process group that also gets
+    /// the terminal when serve has it in the foreground (so Ctrl-C and reading from it reach the command).
+    static func spawn(shell: String, command: String, environment: [String: String]) throws -> SpawnedGroup {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGTTOU, SIGTTIN] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let arguments = [shell, "-c", command]
+        let variables = environment.map { "\($0.key)=\($0.value)" }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, shell, nil, &attributes, &argv, &envp)
+        guard result == 0 else {
+            throw SpawnError(description: "cannot start \(shell): \(String(cString: strerror(result)))")
+        }
+        // Give the terminal to the command's group when serve holds it (an interactive run).
+        var tookTerminal = false
+        if isatty(STDIN_FILENO) == 1, tcgetpgrp(STDIN_FILENO) == getpgrp() {
+            tookTerminal = withSIGTTOUIgnored { tcsetpgrp(STDIN_FILENO, pid) == 0 }
+        }
+        return SpawnedGroup(pid: pid, tookTerminal: tookTerminal)
+    }
+
+    /// Waits (on a thread of its own: `waitpid` blocks) until the command's shell has exited; its status,
+    /// 128 + the signal when a signal ended it.
+    func exitStatus() async -> Int32 {
+        if let status = ended.withLock({ $0 }) { return status }
+        let pid = self.pid
+        let status: Int32 = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) == -1, errno == EINTR {}
+                let exited = raw & 0x7F == 0
+                continuation.resume(returning: exited ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F))
+            }
+        }
+        ended.withLock { $0 = status }
+        if tookTerminal { _ = Self.withSIGTTOUIgnored { tcsetpgrp(STDIN_FILENO, getpgrp()) } }
+        return status
+    }
+
+    /// Sends `signal` to every process of the group.
+    func send(_ signal: Int32) {
+        kill(-pid, signal)
+    }
+
+    /// True while any process of the group is alive (reaping those that are this process's children).
+    var groupAlive: Bool {
+        var raw: Int32 = 0
+        while waitpid(-pid, &raw, WNOHANG) > 0 {}
+        return kill(-pid, 0) == 0
+    }
+
+    /// Serve is stopping: the group gets a second to end on a signal already passed on to it, then SIGTERM,
+    /// then SIGKILL after `grace` if any of it is left.
+    func terminate(grace: Duration) {
+        Thread.detachNewThread { [self] in
+            let settle = ContinuousClock.now + .seconds(1)
+            while ended.withLock({ $0 }) == nil, ContinuousClock.now < settle { Thread.sleep(forTimeInterval: 0.02) }
+            if ended.withLock({ $0 }) == nil { send(SIGTERM) }
+            Thread.sleep(forTimeInterval: Self.seconds(grace))
+            if ended.withLock({ $0 }) == nil { send(SIGKILL) }
+        }
+    }
+
+    /// The command has ended: what it left running in its group gets SIGTERM, then SIGKILL after `grace`;
+    /// returns once the group is gone (at most `grace` and a little more).
+    func endLeftovers(grace: Duration) {
+        guard groupAlive else { return }
+        printErrorLine("limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after \(Int(Self.seconds(grace))) s)")
+        send(SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while groupAlive, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if groupAlive {
+            send(SIGKILL)
+            let killed = ContinuousClock.now + .seconds(1)
+            while groupAlive, ContinuousClock.now < killed { Thread.sleep(forTimeInterval: 0.02) }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
+    }
+
+    private static func withSIGTTOUIgnored<T>(_ body: () -> T) -> T {
+        let previous = signal(SIGTTOU, SIG_IGN)
+        defer { signal(SIGTTOU, previous) }
+        return body()
+    }
+}
+
+/// While the command runs: SIGTERM and SIGINT sent to serve are passed on to the command's group, as they
+/// came. (The provider's own shutdown on them goes on beside this, through swift-service-lifecycle, which
+/// also sets them to be ignored by default so that these handlers see them.)
+final class SignalForwarding: Sendable {
+    private let sources: Mutex<[any DispatchSourceSignal]>
+
+    init(to group: SpawnedGroup) {
+        var made: [any DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { group.send(number) }
+            source.resume()
+            made.append(source)
+        }
+        sources = Mutex(made)
+    }
+
+    func stop() {
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+            sources.removeAll()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Issue #30 item 2: `serve --exec` that a CI can rely on: CMD in a process group of its own under bash (when
+/// installed) with this binary first on PATH; serve returns as soon as CMD exits, ending what CMD left
+/// running; SIGTERM and SIGINT to serve reach CMD. A hang here is the defect: each run is bounded by the
+/// test's own wait, never timed.
+@Suite("serve --exec: returns with CMD, ends what it left, passes signals on")
+struct ServeExecTests {
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-exec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// True when no live process has this ID (a zombie waiting for its parent counts as ended).
+    private static func ended(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return errno == ESRCH }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+
+    private static func pid(in file: URL) throws -> Int32 {
+        try #require(Int32(String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test("CMD that starts a backend in the background (the README's shell example): serve exits with CMD's status and ends the backend")
+    func backgroundBackend() async throws {
+        let folder = try Self.folder()
+        let pidFile = folder.appendingPathComponent("backend.pid")
+        // The README's shape: a backend started with &, a token minted with the limited-login on PATH.
+        let script = """
+            sleep 300 & echo $! > '\(pidFile.path)'
+            TOKEN=$(limited-login token --app-id "$LIMITED_LOGIN_APP_ID" --user alice@example.com --nonce n-1)
+            test -n "$TOKEN" || exit 9
+            exit 3
+            """
+        let result = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--exec", script])
+        #expect(result.status == 3, "\(result.error)")
+        #expect(result.error.contains("limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after 5 s)"), "\(result.error)")
+        let backend = try Self.pid(in: pidFile)
+        var gone = Self.ended(backend)
+        for _ in 0..<50 where !gone {
+            try await Task.sleep(for: .milliseconds(100))
+            gone = Self.ended(backend)
+        }
+        #expect(gone, "the background backend \(backend) is still running")
+    }
+
+    @Test("CMD runs under bash when installed, with this binary's folder first on PATH")
+    func shellAndPath() async throws {
+        let result = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", ":memory:", "--exec", #"echo "bash=${BASH_VERSION:+yes}"; command -v limited-login"#,
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let hasBash = ["/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+        #expect(lines.first == (hasBash ? "bash=yes" : "bash="))
+        let binary = CLIProcess.binary.resolvingSymlinksInPath().path
+        #expect(lines.dropFirst().first == binary, "\(lines)")
+    }
+
+    @Test("SIGTERM and SIGINT to serve reach CMD's group; serve stops with CMD's status", arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func signalsPassedOn(signal: Int32, status: Int32) async throws {
+        let folder = try Self.folder()
+        let pidFile = folder.appendingPathComponent("child.pid")
+        let server = try await ServerProcess.start(
+            ["--port", "0", "--database", ":memory:", "--exec", "sleep 300 & echo $! > '\(pidFile.path)'; wait"], directory: folder
+        )
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: pidFile.path) { try await Task.sleep(for: .milliseconds(50)) }
+        let child = try Self.pid(in: pidFile)
+        await server.signal(signal)
+        for _ in 0..<200 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!server.isRunning, "serve is still running 20 s after the signal")
+        if server.isRunning { await server.stop(signal: SIGKILL) }
+        #expect(Self.ended(child), "CMD's child \(child) is still running")
+        let exit = server.exitStatus
+        // bash waiting in `wait` ends on the signal itself: 128 + the signal.
+        #expect(exit == status, "serve exited with \(String(describing: exit)): \(server.output.suffix(400))")
+    }
+}
