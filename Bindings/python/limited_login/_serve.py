@@ -1,0 +1,108 @@
+"""One ``limited-login serve`` process: started, awaited through its ready file, stopped.
+
+The provider writes the ready file (a JSON object with its addresses, admin token, apps and users) once it
+accepts connections, by renaming a finished file into place, so seeing the file means the provider is up
+and the file is whole. Standard error goes to a file, not a pipe: a pipe nobody reads fills up and stalls a
+long-running provider; the file is read for the last line when the provider fails.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from typing import Any, Dict, List, Mapping, Optional
+
+from .errors import ProviderError
+
+POLL_INTERVAL = 0.02
+STOP_GRACE = 5.0
+
+
+class ServeProcess:
+    """A running provider and its temporary directory (made with ``make_directory``), which holds the ready
+    file and standard error and is removed with them by ``close``."""
+
+    def __init__(self, binary: str, arguments: List[str], environment: Mapping[str, str],
+                 timeout: float, directory: str) -> None:
+        self.directory = directory
+        self.ready_path = os.path.join(self.directory, "ready.json")
+        self._stderr_path = os.path.join(self.directory, "stderr.log")
+        command = [binary, "serve", *arguments, f"--ready-file={self.ready_path}"]
+        self.process: "Optional[subprocess.Popen[bytes]]" = None
+        try:
+            # The child gets its own descriptor for the file; this one is closed once it has started.
+            with open(self._stderr_path, "wb") as stderr:
+                self.process = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                    env=dict(environment), close_fds=True,
+                )
+        except OSError as error:
+            self.close()
+            raise ProviderError(f"cannot run {binary}: {error.strerror or error}") from None
+        try:
+            self.ready = self._wait_until_ready(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait_until_ready(self, timeout: float) -> Dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        assert self.process is not None
+        while True:
+            if os.path.exists(self.ready_path):
+                with open(self.ready_path, encoding="utf-8") as file:
+                    return dict(json.load(file))
+            status = self.process.poll()
+            if status is not None:
+                reason = self.last_error_line() or f"limited-login serve exited with status {status}"
+                raise ProviderError(reason)
+            if time.monotonic() >= deadline:
+                last = self.last_error_line()
+                raise ProviderError(
+                    f"the provider did not start within {timeout:g} s" + (f"; its last message: {last}" if last else "")
+                )
+            time.sleep(POLL_INTERVAL)
+
+    def last_error_line(self) -> Optional[str]:
+        """The last non-empty line the provider wrote to standard error (its one-line errors end there)."""
+        try:
+            with open(self._stderr_path, "rb") as file:
+                file.seek(0, os.SEEK_END)
+                file.seek(max(0, file.tell() - 8192))
+                lines = file.read().decode("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        for line in reversed(lines):
+            if line.strip():
+                return line.strip()
+        return None
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def close(self) -> None:
+        """Stops the provider (SIGTERM, then SIGKILL after STOP_GRACE seconds) and removes the files."""
+        stop(self.process)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def make_directory() -> str:
+    """A private temporary directory (mode 0700: the ready file holds the admin token)."""
+    return tempfile.mkdtemp(prefix="limited-login-")
+
+
+def stop(process: "Optional[subprocess.Popen[bytes]]") -> None:
+    """SIGTERM lets requests in flight finish and the store close; SIGKILL when that takes too long."""
+    if process is None or process.poll() is not None:
+        return
+    try:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=STOP_GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    except ProcessLookupError:
+        pass
