@@ -95,6 +95,9 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
     /// Any other permission, by name.
     case custom(String)
 
+    /// The names of the known cases (every permission but ``custom(_:)``).
+    public static var knownNames: [String] { byName.keys.sorted() }
+
     /// The permission with this name: a known case when there is one, else ``custom(_:)``.
     public init(name: String) {
         self = Self.byName[name] ?? .custom(name)

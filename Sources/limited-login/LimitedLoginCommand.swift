@@ -40,6 +40,14 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             printErrorLine("limited-login serve: \(error.description)")
             Foundation.exit(64)
         }
-        await main(ClockCommand.negativeAmountBehindTerminator(arguments))
+        let commandLine = ClockCommand.negativeAmountBehindTerminator(arguments)
+        // A command line the parser refuses: an option the command does not have is named first.
+        do { _ = try parseAsRoot(commandLine) } catch {
+            if let unknown = UnknownOption.first(in: commandLine) {
+                printErrorLine(unknown.message)
+                Foundation.exit(64)
+            }
+        }
+        await main(commandLine)
     }
 }

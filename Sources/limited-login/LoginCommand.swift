@@ -79,26 +79,47 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
+    /// Ends the command with `message` on standard error (status `code`) and, with `--json`, a JSON object
+    /// `{"error": {"code", "message"}}` on standard output, so that a script reading the output sees why.
+    private func failure(_ message: String, reason: String, code: Int32 = 1) -> ExitCode {
+        if json {
+            printLine(JSONSerializer.prettyPrinted(["error": ["code": .string(reason), "message": .string(message)]]))
+        }
+        return CommandFailure.fail(message, code: code)
+    }
+
     func run() async throws {
-        let endpoints = try LoginTarget.endpoints(provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider)
+        let target = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
+        guard let endpoints = LoginTarget.parse(target) else {
+            throw failure("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(target)\"", reason: "bad_option", code: 64)
+        }
         let names = permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let authTypeValue: LoginAuthType?
         switch authType {
         case "none": authTypeValue = nil
         default:
             guard let value = LoginAuthType(rawValue: authType) else {
-                throw CommandFailure.fail("error: --auth-type must be rerequest, reauthorize or none", code: 64)
+                throw failure("error: --auth-type must be rerequest, reauthorize or none", reason: "bad_option", code: 64)
             }
             authTypeValue = value
         }
         let permissionSet = Set(names.map { Permission(name: $0) })
         let nonceValue = nonce ?? UUID().uuidString
+        // A name Facebook Login does not know is a typo here (`emial`), in a classic login as in a limited one.
+        for permission in permissionSet.sorted(by: { $0.name < $1.name }) {
+            guard permission.isValid, case .custom(let name) = permission else { continue }
+            let suggestion = Permission.knownNames.map { ($0, UnknownOption.distance($0, name)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+            throw failure(
+                "error: \"\(name)\" is not a permission Facebook Login knows" + (suggestion.map { " (did you mean \($0)?)" } ?? ""),
+                reason: "unknown_permission", code: 64
+            )
+        }
         do {
             try LoginConfiguration.validate(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue)
         } catch {
-            throw CommandFailure.fail("error: \(error.description)", code: 64)
+            throw failure("error: \(error.description)", reason: "bad_option", code: 64)
         }
-        guard timeout.isFinite, timeout > 0 else { throw CommandFailure.fail("error: --timeout must be a positive number of seconds", code: 64) }
+        guard timeout.isFinite, timeout > 0 else { throw failure("error: --timeout must be a positive number of seconds", reason: "bad_option", code: 64) }
         let configuration = LoginConfiguration(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue, authType: authTypeValue)
 
         let presenter = presenter()
@@ -109,7 +130,7 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             result = try await manager.logIn(configuration: configuration)
         } catch {
-            throw CommandFailure.fail(withHint("error: \(error.description)", Self.hint(for: error)))
+            throw failure(withHint("error: \(error.description)", Self.hint(for: error)), reason: "login_failed")
         }
         if result.isCancelled {
             if json { printLine(JSONSerializer.prettyPrinted(["cancelled": true])) }
@@ -147,11 +168,9 @@ enum TrackingOption: String, ExpressibleByArgument, CaseIterable {
 
 /// Reads `--provider`.
 enum LoginTarget {
-    static func endpoints(_ text: String) throws -> LoginEndpoints {
+    /// The endpoints `text` names, or nil when it names none.
+    static func parse(_ text: String) -> LoginEndpoints? {
         if text == "facebook" { return .facebook }
-        guard let url = ProviderAddress.url(text) else {
-            throw CommandFailure.fail("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(text)\"", code: 64)
-        }
-        return .provider(url)
+        return ProviderAddress.url(text).map { .provider($0) }
     }
 }

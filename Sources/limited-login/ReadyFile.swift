@@ -3,8 +3,9 @@ import LimitedLoginJOSE
 import LimitedLoginProvider
 
 /// `serve --ready-file PATH`: one JSON object, written once the provider accepts connections, that tells
-/// a test everything it needs (addresses, admin token, apps and users). Written to a temporary name and
-/// renamed, so a reader never sees half of it; readable by the owner only (it holds the admin token).
+/// a test everything it needs (addresses, admin token, apps and users). Written through ``PrivateFile``: a
+/// reader never sees half of it, and it is readable by the owner only from its first byte (it holds the
+/// admin token).
 enum ReadyFile {
     static func document(provider: LimitedLoginProvider, apps: [AppRecord], users: [TestUserRecord]) -> JSONValue {
         let urls = provider.urls
@@ -17,19 +18,7 @@ enum ReadyFile {
         ])
     }
 
-    static func write(_ document: JSONValue, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        let data = Data(JSONSerializer.prettyPrinted(document).utf8 + [UInt8(ascii: "\n")])
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw ReadyFileError(path: path)
-        }
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-        try FileManager.default.moveItem(at: temporary, to: url)
-    }
-
-    struct ReadyFileError: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "cannot write the ready file \(path)" }
+    static func write(_ document: JSONValue, to path: String) throws(PrivateFile.Problem) {
+        try PrivateFile.write(Data(JSONSerializer.prettyPrinted(document).utf8 + [UInt8(ascii: "\n")]), to: path)
     }
 }

@@ -145,6 +145,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let adminToken, let problem = AdminTokenPolicy.problem(with: adminToken) {
             throw CommandFailure.fail("limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): \(problem).", code: 64)
         }
+        // Files written later (once running, or on exit) are checked now: a mistake ends serve at once.
+        for (flag, path) in [("--ready-file", readyFile), ("--export-on-exit", exportOnExit), ("--ca-file", caFile)] {
+            if let path, let problem = PrivateFile.problem(writing: path, flag: flag) {
+                throw CommandFailure.fail("limited-login serve: \(problem).", code: 73)
+            }
+        }
         var logger = LogFormat(rawValue: logFormat) == .json
             ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
             : Logger(label: "limited-login")
@@ -268,9 +274,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard let path else { return }
             do {
                 let data = try await provider.exportState(includingKeys: true)
-                guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                    throw CocoaError(.fileWriteUnknown)
-                }
+                try PrivateFile.write(data, to: path)
                 printErrorLine("limited-login serve: state written to \(path)")
             } catch {
                 printErrorLine("limited-login serve: cannot write the state to \(path): \(error)")

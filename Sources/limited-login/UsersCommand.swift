@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LimitedLoginJOSE
 import NIOHTTP1
 
@@ -54,10 +55,11 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a test user with their friendships, grants and sessions.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
-        @Argument(help: "The user ID.") var id: String
+        @Argument(help: "The user: an ID or an email.") var id: String
         func run() async throws {
-            try await AdminRequest.run(connection, output, path: "/_admin/users/\(id)", method: .DELETE) { _ in
-                "Deleted test user \(id) with their friendships, grants and sessions."
+            let path = "/_admin/users/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id)
+            try await AdminRequest.run(connection, output, path: path, method: .DELETE) { answer in
+                "Deleted test user \(answer.objectValue?["id"]?.stringValue ?? id) with their friendships, grants and sessions."
             }
         }
     }

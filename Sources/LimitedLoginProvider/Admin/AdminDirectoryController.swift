@@ -226,7 +226,9 @@ struct AdminDirectoryController: Sendable {
         if let unknown = body.keys.first(where: { !Self.editableUserFields.contains($0) }) {
             return bad("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
         }
-        guard let existing = try await store.user(id: id) else { return AdminController.error("No test user with ID \(id).", status: .notFound) }
+        guard let existing = try await store.user(idOrEmail: id) else {
+            return AdminController.error("No test user with ID or email \(id).", status: .notFound)
+        }
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
         guard case .object(var merged) = Self.json(existing, friends: []) else { throw HTTPError(.internalServerError) }
         merged["friends"] = nil
@@ -236,7 +238,7 @@ struct AdminDirectoryController: Sendable {
         do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
             return bad("The body does not fit: \(Self.describe(error)).")
         }
-        user.id = id
+        user.id = existing.id
         do { try ProviderFixtures(users: [user]).validate() } catch { return bad(Self.sentence(error.reason)) }
         let record = TestUserRecord(
             id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
@@ -254,9 +256,12 @@ struct AdminDirectoryController: Sendable {
         return Responses.json(Self.json(stored, friends: try await store.friendIDs(of: id)))
     }
 
-    private func deleteUser(_ id: String) async throws -> Response {
-        guard try await store.deleteUser(id: id) else { return AdminController.error("No test user with ID \(id).", status: .notFound) }
-        return Responses.json(.object(["success": true]))
+    /// `DELETE /_admin/users/:id`, the user named by ID or by email.
+    private func deleteUser(_ idOrEmail: String) async throws -> Response {
+        guard let user = try await store.user(idOrEmail: idOrEmail), try await store.deleteUser(id: user.id) else {
+            return AdminController.error("No test user with ID or email \(idOrEmail).", status: .notFound)
+        }
+        return Responses.json(.object(["success": true, "id": .string(user.id)]))
     }
 
     /// `user_id` and `friend_id` each take a test user's ID or email.

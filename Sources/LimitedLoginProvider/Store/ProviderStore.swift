@@ -47,6 +47,10 @@ public final class ProviderStore: Sendable {
         let fileLock: StoreFileLock?
         if case .sqliteFile(let path) = location {
             fileLock = try StoreFileLock(databasePath: path)
+            do { try StoreFileLock.createPrivately(databasePath: path) } catch {
+                fileLock?.release()
+                throw error
+            }
         } else {
             fileLock = nil
         }

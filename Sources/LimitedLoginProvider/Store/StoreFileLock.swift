@@ -27,6 +27,20 @@ final class StoreFileLock: @unchecked Sendable {
         }
     }
 
+    /// Makes a new database file readable and writable by its owner only (0600) before SQLite opens it: it
+    /// holds the admin token, the CSRF secret, the signing keys and the app secrets, and SQLite makes the
+    /// `-wal` and `-shm` files with the database file's mode. An existing file is left as it is.
+    static func createPrivately(databasePath: String) throws(StoreError) {
+        let descriptor = open(databasePath, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else {
+            throw .unavailable("cannot create the SQLite file \(databasePath): \(String(cString: strerror(errno)))")
+        }
+    }
+
     func release() {
         guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)
