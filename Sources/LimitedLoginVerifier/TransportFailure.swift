@@ -31,6 +31,7 @@ public enum TransportFailure {
             }
         }
         if error is CancellationError { return "the request was cancelled" }
+        if let certificate = certificateProblem(error) { return certificate }
         if let error = error as? SocketAddressError {
             switch error {
             case .unknown(let host, _): return "the host name \(host) could not be resolved"
@@ -64,6 +65,23 @@ public enum TransportFailure {
         case EPIPE: return "the server closed the connection"
         default: return String(cString: strerror(code)).lowercased()
         }
+    }
+
+    /// What to do when the server's certificate was refused, in words, for the TLS library's errors (whose
+    /// text names BoringSSL's internals and a build path); nil for any other error.
+    static func certificateProblem(_ error: any Error) -> String? {
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate is not signed by an authority trusted here (a provider started with --tls has its own: "
+                + "give --ca-file FILE or set LIMITED_LOGIN_CA_FILE; 'limited-login ca export > ca.pem' writes it)"
+        }
+        if text.contains("failedToValidateHostname") || text.contains("unableToValidateCertificate") {
+            return "the server's certificate is not for this host name"
+        }
+        if text.contains("handshakeFailed") {
+            return "the TLS handshake failed (is it an https server, with a certificate this client accepts?)"
+        }
+        return nil
     }
 
     private static func reason(httpClientError error: HTTPClientError) -> String {

@@ -16,8 +16,12 @@ struct AdminConnection: ParsableArguments {
     @Option(name: .customLong("admin-token"), help: "The admin token `serve` printed at first start or was given (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
     var adminToken: String?
 
-    /// The provider's base URL, without a trailing slash; `host:port` alone means http there.
+    @OptionGroup var trust: CAFileOption
+
+    /// The provider's base URL, without a trailing slash; `host:port` alone means http there. Applies
+    /// `--ca-file` first: every request follows this.
     func baseURL() throws -> String {
+        if let problem = trust.apply() { throw CommandFailure.fail("limited-login: " + problem.dropFirst("error: ".count), code: 64) }
         let text = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
         guard let url = ProviderAddress.url(text) else {
             throw CommandFailure.fail("limited-login: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(text)\"", code: 64)

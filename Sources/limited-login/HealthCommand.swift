@@ -31,12 +31,15 @@ struct HealthCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing when healthy.")
     var quiet = false
 
+    @OptionGroup var trust: CAFileOption
+
     func validate() throws {
         guard (0...3600).contains(wait) else { throw ValidationError("--wait must be between 0 and 3600 seconds.") }
         guard timeout > 0, timeout <= 300 else { throw ValidationError("--timeout must be more than 0 and at most 300 seconds.") }
     }
 
     func run() async throws {
+        if let problem = trust.apply() { throw CommandFailure.fail("limited-login health: " + problem.dropFirst("error: ".count), code: 64) }
         let text = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
         guard let base = ProviderAddress.url(text)?.absoluteString else {
             throw CommandFailure.fail("limited-login health: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(text)\"", code: 64)

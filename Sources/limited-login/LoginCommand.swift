@@ -59,6 +59,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "With --as: the person presses Cancel on the consent page.")
     var cancel = false
 
+    @OptionGroup var trust: CAFileOption
+
     func validate() throws {
         if person == nil, password != nil || untick != nil || cancel {
             throw ValidationError("--password, --untick and --cancel go with --as (a headless login).")
@@ -89,6 +91,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let problem = trust.apply() { throw failure(problem, reason: "bad_option", code: 64) }
         let target = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
         guard let endpoints = LoginTarget.parse(target) else {
             throw failure("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(target)\"", reason: "bad_option", code: 64)
@@ -149,6 +152,8 @@ extension LoginCommand {
     /// What to do about a failure, when the failure suggests it.
     static func hint(for error: LoginError) -> String? {
         switch error {
+        case .dialogUnreachable(_, let reason) where reason.contains("certificate") || reason.contains("TLS"):
+            return nil
         case .dialogUnreachable:
             return "Is the provider running? Start one with 'limited-login serve', or give its address with --provider."
         case .dialogFailed(let code, _) where code == "404":

@@ -57,12 +57,15 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @OptionGroup var trust: CAFileOption
+
     /// The time `--at` names, or nil for now.
     func verificationTime() async throws -> Date? {
         guard let at else { return nil }
         if at == "provider" {
             var connection = AdminConnection()
             connection.adminToken = adminToken
+            connection.trust = trust
             connection.provider = provider ?? ClientEnvironment.provider ?? discoveryURL.flatMap { text -> String? in
                 guard let url = URL(string: text), let scheme = url.scheme, let host = url.host else { return nil }
                 return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (url.port.map { ":\($0)" } ?? "")
@@ -99,6 +102,7 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let problem = trust.apply() { throw CommandFailure.fail(problem, code: 64) }
         let tokenText: String
         do { tokenText = try TokenInput.read(token) } catch { throw CommandFailure.fail("error: \(error)", code: 2) }
         let nonceCheck: NonceCheck
