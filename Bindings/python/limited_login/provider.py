@@ -189,16 +189,15 @@ class Provider:
         """
         self._require_started()
         assert self._serve is not None
-        if self._ca_file:
-            raise ProviderError(
-                "login_as() cannot reach a tls=True provider: limited-login login has no option to trust its CA"
-            )
         binary = self._binary or binary_path()
         command = login_command(
             binary, self.url, app_id or self.app_id, user, state_file_in(self._serve.directory),
             permissions=permissions, nonce=nonce, tracking=tracking, password=password, untick=untick,
             cancel=cancel,
         )
+        if self._ca_file:
+            # A tls=True provider serves HTTPS under its own CA: the CLI trusts it with --ca-file.
+            command.append(f"--ca-file={self._ca_file}")
         return run_login(command, os.environ, self._serve.directory)
 
     def scenario(self, outcome: str, *, app_id: Optional[str] = None, user: Optional[str] = None,

@@ -146,3 +146,15 @@ def test_the_state_comes_out_as_a_fixtures_file(limited_login):
 
     assert ALICE in [user["email"] for user in state["users"]]
     assert state["apps"][0]["id"] == limited_login.app_id
+
+
+@pytest.mark.limited_login(tls=True)
+def test_a_tls_provider_serves_https_under_its_own_ca(limited_login):
+    assert limited_login.url.startswith("https://")
+    assert limited_login.ca_file
+
+    result = limited_login.login_as(ALICE, nonce="nonce-tls")
+
+    assert result["profile"]["email"] == ALICE
+    token = limited_login.token(ALICE, "nonce-tls-2")
+    assert token.claims["iss"] == "https://www.facebook.com"
