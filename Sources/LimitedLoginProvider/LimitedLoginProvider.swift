@@ -40,6 +40,8 @@ public struct LimitedLoginProvider: Sendable {
         let store = try await ProviderStore.open(configuration.store, logger: logger)
         do {
             let loader = FixtureLoader(store: store)
+            // An export's clock comes back first: what is loaded after it happens at the exported time.
+            if let offset = configuration.fixtures?.clockOffset, offset != 0 { try clock.advance(by: offset, force: true) }
             if let fixtures = configuration.fixtures { try await loader.load(fixtures) }
             // A store emptied on purpose (`reset --empty`) stays empty across restarts.
             let emptiedOnPurpose = try await store.settingValue(AdminStateController.emptiedSetting) == "1"
@@ -70,6 +72,7 @@ public struct LimitedLoginProvider: Sendable {
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
                 csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock, tls: tls
             )
+            if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
                 madeAdminToken: madeAdminToken, services: services
@@ -131,7 +134,7 @@ public struct LimitedLoginProvider: Sendable {
     /// The state in the fixtures file's shape, for `serve --fixtures` to load back (`StateExport`).
     public func exportState(includingKeys: Bool) async throws -> Data {
         try await ProviderTime.$clock.withValue(services.clock) {
-            try await StateExport(store: store).json(includingKeys: includingKeys)
+            try await StateExport(store: store, clock: services.clock, scenarios: services.scenarios).json(includingKeys: includingKeys)
         }
     }
 

@@ -77,7 +77,7 @@ struct GamingAppsAndMessengerTests {
                 as: TestFixtures.alice
             )
             try await provider.store.createApp(AppRecord(id: "8888", secret: "s", name: "Game", isGaming: true))
-            let exported = try await StateExport(store: provider.store).fixtures(includingKeys: false)
+            let exported = try await StateExport(store: provider.store, clock: provider.clock, scenarios: provider.services.scenarios).fixtures(includingKeys: false)
             #expect(exported.grants?.first { $0.userID == TestFixtures.alice && $0.appID == TestFixtures.appID }?.messengerPageID == "616161")
             #expect(exported.apps.first { $0.id == "8888" }?.gaming == true)
 

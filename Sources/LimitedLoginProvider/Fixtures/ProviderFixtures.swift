@@ -194,16 +194,58 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         }
     }
 
+    /// A classic access token, by its hash (an export never holds a token itself): after an import, the
+    /// token that was issued goes on working for the Graph API until it expires.
+    public struct AccessToken: Sendable, Equatable, Codable {
+        public var tokenHash: String
+        public var appID: String
+        public var userID: String
+        public var issuedAt: Int64
+        public var expiresAt: Int64
+        public var dataAccessExpiresAt: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case tokenHash = "token_hash"
+            case appID = "app_id"
+            case userID = "user_id"
+            case issuedAt = "issued_at"
+            case expiresAt = "expires_at"
+            case dataAccessExpiresAt = "data_access_expires_at"
+        }
+    }
+
+    /// A queued scenario, in the admin API's shape (`outcome` and its fields), for the app and, when given,
+    /// the user (an ID) it is for.
+    public struct QueuedScenario: Sendable, Equatable, Codable {
+        public var appID: String
+        public var userID: String?
+        /// `{"outcome": "cancel" | "error" | "claims", ...}` as `POST /_admin/scenarios` takes it.
+        public var outcome: CodableJSONValue
+
+        enum CodingKeys: String, CodingKey {
+            case appID = "app_id"
+            case userID = "user_id"
+            case outcome
+        }
+    }
+
     public var apps: [App]
     public var users: [User]
     public var grants: [Grant]?
     public var appScopedIDs: [AppScopedID]?
     public var signingKeys: [SigningKey]?
+    public var accessTokens: [AccessToken]?
+    /// The provider clock's offset from the system's, in seconds (`clock advance`), restored at import.
+    public var clockOffset: Int64?
+    /// The scenarios queued when the state was exported, oldest first.
+    public var scenarios: [QueuedScenario]?
 
     enum CodingKeys: String, CodingKey {
-        case apps, users, grants
+        case apps, users, grants, scenarios
         case appScopedIDs = "app_scoped_ids"
         case signingKeys = "signing_keys"
+        case accessTokens = "access_tokens"
+        case clockOffset = "clock_offset"
     }
 
     public init(apps: [App] = [], users: [User] = [], grants: [Grant]? = nil, appScopedIDs: [AppScopedID]? = nil, signingKeys: [SigningKey]? = nil) {
@@ -221,6 +263,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         grants = try container.decodeIfPresent([Grant].self, forKey: .grants)
         appScopedIDs = try container.decodeIfPresent([AppScopedID].self, forKey: .appScopedIDs)
         signingKeys = try container.decodeIfPresent([SigningKey].self, forKey: .signingKeys)
+        accessTokens = try container.decodeIfPresent([AccessToken].self, forKey: .accessTokens)
+        clockOffset = try container.decodeIfPresent(Int64.self, forKey: .clockOffset)
+        scenarios = try container.decodeIfPresent([QueuedScenario].self, forKey: .scenarios)
     }
 
     /// Reads and checks a fixtures file.

@@ -22,7 +22,7 @@ struct AdminStateController: Sendable {
         case "true"?, "1"?: includeKeys = true
         case let other?: return AdminController.error("include_keys must be true or false, not \"\(other)\".", status: .badRequest)
         }
-        let data = try await StateExport(store: services.store).json(includingKeys: includeKeys)
+        let data = try await StateExport(store: services.store, clock: services.clock, scenarios: services.scenarios).json(includingKeys: includeKeys)
         return Responses.jsonBytes(Array(data))
     }
 

@@ -1,12 +1,17 @@
 import Foundation
 import LimitedLoginCore
+import LimitedLoginJOSE
 
 /// The provider's state in the fixtures file's shape (`GET /_admin/export`, `limited-login export`,
-/// `serve --export-on-exit`): apps, users (with password hashes, never passwords), friendships, grants and
-/// app-scoped IDs, and with `includingKeys` the signing keys. `serve --fixtures` loads it back to the same
-/// state: the same IDs, `sub`s and grants (and, with the keys, tokens signed before still verify).
+/// `serve --export-on-exit`): apps, users (with password hashes, never passwords), friendships, grants,
+/// app-scoped IDs, classic access tokens (by hash), the clock's offset and the queued scenarios, and with
+/// `includingKeys` the signing keys. `serve --fixtures` loads it back to the same state: the same IDs,
+/// `sub`s and grants, access tokens that still work, the same time and the same next dialogs (and, with the
+/// keys, tokens signed before still verify).
 struct StateExport: Sendable {
     let store: ProviderStore
+    let clock: ProviderClock
+    let scenarios: ScenarioQueue
 
     func fixtures(includingKeys: Bool) async throws -> ProviderFixtures {
         // By ID, not by creation time: an import creates everything in the same second, so only an order that
@@ -46,7 +51,17 @@ struct StateExport: Sendable {
                 )
             }
         }
-        return ProviderFixtures(apps: apps, users: users, grants: grants, appScopedIDs: asids, signingKeys: keys)
+        var fixtures = ProviderFixtures(apps: apps, users: users, grants: grants, appScopedIDs: asids, signingKeys: keys)
+        let accessTokens = try await store.allAccessTokens()
+        fixtures.accessTokens = accessTokens.isEmpty ? nil : accessTokens
+        fixtures.clockOffset = clock.offset == 0 ? nil : clock.offset
+        let queued = scenarios.all.map { scenario -> ProviderFixtures.QueuedScenario in
+            var outcome = scenario.json.objectValue ?? JSONObject()
+            for key in ["id", "app_id", "user_id"] { outcome[key] = nil }
+            return ProviderFixtures.QueuedScenario(appID: scenario.appID, userID: scenario.userID, outcome: CodableJSONValue(.object(outcome)))
+        }
+        fixtures.scenarios = queued.isEmpty ? nil : queued
+        return fixtures
     }
 
     /// The JSON text: keys sorted, indented, so that two exports of one state are the same bytes.

@@ -20,6 +20,7 @@ struct StateImport: Sendable {
                 messengerPageID: grant.messengerPageID
             ))
         }
+        try await loadAccessTokens(fixtures)
         let existing = Set(try await store.signingKeys().map(\.keyID))
         for key in fixtures.signingKeys ?? [] where !existing.contains(key.kid) {
             do { _ = try RS256PrivateKey(pem: key.privateKeyPEM) } catch {
@@ -28,6 +29,32 @@ struct StateImport: Sendable {
             try await store.insertSigningKey(SigningKeyRecord(
                 keyID: key.kid, privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: key.retiredAt
             ))
+        }
+    }
+
+    /// The access tokens of an export (by hash), after the apps and users they name.
+    func loadAccessTokens(_ fixtures: ProviderFixtures) async throws {
+        for token in fixtures.accessTokens ?? [] {
+            try await requireKnown(appID: token.appID, userID: token.userID, what: "an access token")
+            try await store.importAccessToken(token)
+        }
+    }
+
+    /// The queued scenarios of an export, in order, onto `queue`.
+    func loadScenarios(_ fixtures: ProviderFixtures, into queue: ScenarioQueue) async throws {
+        for entry in fixtures.scenarios ?? [] {
+            guard try await store.app(id: entry.appID) != nil else { throw FixturesError.invalid("a scenario names an unknown app \(entry.appID)") }
+            if let userID = entry.userID, try await store.user(id: userID) == nil {
+                throw FixturesError.invalid("a scenario names an unknown user \(userID)")
+            }
+            guard case .object(let body) = entry.outcome.value else { throw FixturesError.invalid("a scenario's outcome must be an object") }
+            switch Scenario.Outcome.parse(body) {
+            case .failure(let error): throw FixturesError.invalid("a scenario for app \(entry.appID): \(error.message)")
+            case .success(let outcome):
+                guard queue.add(appID: entry.appID, userID: entry.userID, outcome: outcome) != nil else {
+                    throw FixturesError.invalid("more than \(ScenarioQueue.capacity) scenarios")
+                }
+            }
         }
     }
 

@@ -75,4 +75,30 @@ extension ProviderStore {
                 }
         }
     }
+
+    /// Every stored access token, by hash, oldest first (`export`).
+    func allAccessTokens() async throws(StoreError) -> [ProviderFixtures.AccessToken] {
+        try await run("access tokens") {
+            try await db.select().column("*").from("ll_access_tokens").orderBy("issued_at").orderBy("token_hash")
+                .all(decoding: AccessTokenRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+                .map {
+                    ProviderFixtures.AccessToken(
+                        tokenHash: $0.tokenHash, appID: $0.appId, userID: $0.userId, issuedAt: $0.issuedAt, expiresAt: $0.expiresAt,
+                        dataAccessExpiresAt: $0.dataAccessExpiresAt
+                    )
+                }
+        }
+    }
+
+    /// Stores an exported access token by its hash, unless one with that hash is stored already (`import`).
+    func importAccessToken(_ token: ProviderFixtures.AccessToken) async throws(StoreError) {
+        let row = AccessTokenRow(
+            tokenHash: token.tokenHash, appId: token.appID, userId: token.userID, issuedAt: token.issuedAt,
+            expiresAt: token.expiresAt, dataAccessExpiresAt: token.dataAccessExpiresAt
+        )
+        try await run("access token") {
+            try await db.insert(into: "ll_access_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase)
+                .ignoringConflicts(with: ["token_hash"]).run()
+        }
+    }
 }
