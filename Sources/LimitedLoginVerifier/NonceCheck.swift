@@ -19,7 +19,7 @@ public enum NonceCheck: Sendable, Equatable {
         }
     }
 
-    /// Lowercase hex of SHA-256 over the UTF-8 bytes (``Nonce/sha256Hex(ofRaw:)``).
+    /// Lowercase hex of SHA-256 over the UTF-8 bytes (`Nonce.sha256Hex(ofRaw:)` of LimitedLoginCore).
     public static func sha256Hex(_ text: String) -> String {
         Nonce.sha256Hex(ofRaw: text)
     }

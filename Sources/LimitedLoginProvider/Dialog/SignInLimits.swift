@@ -4,7 +4,7 @@
 /// or not, so that a refusal does not tell who exists) and per client address (the connection's address),
 /// in a fixed window that starts at the first failure. Correct sign-ins never count, so any number of them
 /// at once from one address go through; a success clears the account's count. Checks in flight hold a
-/// place under the limits on their node (``SignInCheckGate``), so a burst of guesses is held to the limit
+/// place under the limits on their node, so a burst of guesses is held to the limit
 /// too. Nodes that share a database share the counts.
 public struct SignInLimits: Sendable, Equatable {
     /// Failed attempts allowed per account in a window; the next one is refused.
