@@ -10,6 +10,23 @@ import Testing
 /// against `limited-login serve`, with a token the SDK got through the real dialog.
 @Suite("Example server")
 struct ExampleServerTests {
+    /// The example server as its README runs it, trusting `provider`; the server and its base URL.
+    static func startExampleServer(trusting provider: ServerProcess) async throws -> (RunningCommand, String) {
+        let server = try await RunningCommand(
+            ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
+            executable: "limited-login-example-server"
+        )
+        do {
+            let base = try await server.waitFor("the example server's URL") { output, _ in
+                output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
+            }
+            return (server, base)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
     @Test("accepts the SDK's ID token with its raw nonce and answers the profile; refuses a forged one, a missing one, and one without the raw nonce")
     func acceptsSDKTokenRejectsForgery() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
@@ -28,14 +45,8 @@ struct ExampleServerTests {
         let token = try #require(result.authenticationToken?.tokenString)
         let userID = try #require(session.profile?.userID)
 
-        let server = try await RunningCommand(
-            ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
-            executable: "limited-login-example-server"
-        )
+        let (server, base) = try await Self.startExampleServer(trusting: provider)
         defer { server.stop() }
-        let base = try await server.waitFor("the example server's URL") { output, _ in
-            output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
-        }
 
         let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", rawNonce)])
         #expect(accepted.status == 200, "\(accepted.body)")
@@ -81,14 +92,8 @@ struct ExampleServerTests {
         #expect(minted.status == 0, "\(minted.error)")
         let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
 
-        let server = try await RunningCommand(
-            ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
-            executable: "limited-login-example-server"
-        )
+        let (server, base) = try await Self.startExampleServer(trusting: provider)
         defer { server.stop() }
-        let base = try await server.waitFor("the example server's URL") { output, _ in
-            output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
-        }
         let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", "r-1")])
         #expect(accepted.status == 200, "\(accepted.body)")
         let plain = try await CLIProcess.run(

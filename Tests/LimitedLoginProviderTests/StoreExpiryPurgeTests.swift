@@ -38,16 +38,20 @@ struct StoreExpiryPurgeTests {
     func purgeKeepsLiveRecords(_ kind: String) async throws {
         try await withStore(kind) { store in
             let now = ProviderTime.now()
-            // The first write purges (nothing yet); the next ones within the interval do not.
-            let live = try await store.createSession(userID: "100001", lifetime: 3600)
-            _ = try await store.createSession(userID: "100002", lifetime: -10)
-            _ = try await store.createSession(userID: "100003", lifetime: -5)
-            try await store.saveAuthorizationCode("expired-code", code(expiresAt: now - 5))
-            try await store.saveAuthorizationCode("live-code", code(expiresAt: now + 600))
+            // The first write purges (nothing yet); the next ones within the interval do not. The provider's
+            // clock stands still, so that a busy machine taking longer than the interval changes nothing.
+            let live = try await ProviderTime.$clock.withValue(ProviderClock(system: { now })) {
+                let live = try await store.createSession(userID: "100001", lifetime: 3600)
+                _ = try await store.createSession(userID: "100002", lifetime: -10)
+                _ = try await store.createSession(userID: "100003", lifetime: -5)
+                try await store.saveAuthorizationCode("expired-code", code(expiresAt: now - 5))
+                try await store.saveAuthorizationCode("live-code", code(expiresAt: now + 600))
+                return live
+            }
             #expect(try await rows("ll_sessions", in: store) == 3)
             #expect(try await rows("ll_authorization_codes", in: store) == 2)
 
-            try await store.purgeExpiredSessionsAndCodes(now: ProviderTime.now())
+            try await store.purgeExpiredSessionsAndCodes(now: now)
             #expect(try await rows("ll_sessions", in: store) == 1)
             #expect(try await rows("ll_authorization_codes", in: store) == 1)
             #expect(try await store.sessionUserID(secret: live) == "100001")
@@ -60,16 +64,21 @@ struct StoreExpiryPurgeTests {
     func purgedOnWrite(_ kind: String) async throws {
         try await withStore(kind) { store in
             let now = ProviderTime.now()
-            // The first write of a process finds a purge due: its own expired session goes at once.
-            _ = try await store.createSession(userID: "100001", lifetime: -10)
-            #expect(try await rows("ll_sessions", in: store) == 0)
-            // Within the interval, nothing more is purged.
-            _ = try await store.createSession(userID: "100002", lifetime: -10)
-            try await store.saveAuthorizationCode("expired-code", code(expiresAt: now - 5))
-            #expect(try await rows("ll_sessions", in: store) == 1)
-            #expect(try await rows("ll_authorization_codes", in: store) == 1)
+            // The provider's clock stands still here, so that a busy machine taking more than the interval
+            // between two writes changes nothing (issue #30: it failed a run under load).
+            let standing = ProviderClock(system: { now })
+            try await ProviderTime.$clock.withValue(standing) {
+                // The first write of a process finds a purge due: its own expired session goes at once.
+                _ = try await store.createSession(userID: "100001", lifetime: -10)
+                #expect(try await rows("ll_sessions", in: store) == 0)
+                // Within the interval, nothing more is purged.
+                _ = try await store.createSession(userID: "100002", lifetime: -10)
+                try await store.saveAuthorizationCode("expired-code", code(expiresAt: now - 5))
+                #expect(try await rows("ll_sessions", in: store) == 1)
+                #expect(try await rows("ll_authorization_codes", in: store) == 1)
+            }
             // An interval later (the provider's clock moved), the next write purges both tables.
-            let clock = ProviderClock(system: { ProviderTime.systemNow() + ExpiryPurgeSchedule.interval })
+            let clock = ProviderClock(system: { now + ExpiryPurgeSchedule.interval })
             try await ProviderTime.$clock.withValue(clock) {
                 try await store.saveAuthorizationCode("live-code", code(expiresAt: now + 600))
             }

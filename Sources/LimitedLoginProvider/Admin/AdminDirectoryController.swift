@@ -41,7 +41,9 @@ struct AdminDirectoryController: Sendable {
         return first.uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> Result<T, AdminBodyError> {
+    /// Reads a JSON body into `type`, refusing a key that is not one of `accepted` (a misspelt key is an
+    /// error, never ignored).
+    private func decode<T: Decodable>(_ type: T.Type, accepting accepted: [String], from request: Request) async throws -> Result<T, AdminBodyError> {
         guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
             return .failure(AdminBodyError("Send a JSON body (Content-Type: application/json)."))
         }
@@ -51,7 +53,12 @@ struct AdminDirectoryController: Sendable {
             return .failure(AdminBodyError("The body is larger than \(services.configuration.maximumBodySize) bytes."))
         }
         // The strict reader first: duplicate names or bad UTF-8 are refused before Foundation reads it.
-        do { _ = try StrictJSONParser().parse(Array(buffer.readableBytesView)) } catch {
+        do {
+            if case .object(let object) = try StrictJSONParser().parse(Array(buffer.readableBytesView)),
+               let message = object.unknownKeyMessage(accepted: accepted) {
+                return .failure(AdminBodyError(message))
+            }
+        } catch {
             return .failure(AdminBodyError("The body is not valid JSON: \(error)."))
         }
         do { return .success(try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))) } catch {
@@ -100,7 +107,7 @@ struct AdminDirectoryController: Sendable {
 
     private func createApp(_ request: Request) async throws -> Response {
         let app: ProviderFixtures.App
-        switch try await decode(ProviderFixtures.App.self, from: request) {
+        switch try await decode(ProviderFixtures.App.self, accepting: ProviderFixtures.App.CodingKeys.allCases.map(\.rawValue), from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): app = decoded
         }
@@ -135,7 +142,7 @@ struct AdminDirectoryController: Sendable {
 
     private func editApp(_ id: String, _ request: Request) async throws -> Response {
         let edit: AppEdit
-        switch try await decode(AppEdit.self, from: request) {
+        switch try await decode(AppEdit.self, accepting: ["name", "redirect_uris", "new_secret", "gaming"], from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): edit = decoded
         }
@@ -162,7 +169,7 @@ struct AdminDirectoryController: Sendable {
 
     private func moveApp(_ id: String, _ request: Request) async throws -> Response {
         let move: BusinessMove
-        switch try await decode(BusinessMove.self, from: request) {
+        switch try await decode(BusinessMove.self, accepting: ["business_id"], from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): move = decoded
         }
@@ -182,7 +189,7 @@ struct AdminDirectoryController: Sendable {
 
     private func createUser(_ request: Request) async throws -> Response {
         var user: ProviderFixtures.User
-        switch try await decode(ProviderFixtures.User.self, from: request) {
+        switch try await decode(ProviderFixtures.User.self, accepting: ProviderFixtures.User.CodingKeys.allCases.map(\.rawValue), from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): user = decoded
         }
@@ -269,7 +276,7 @@ struct AdminDirectoryController: Sendable {
 
     private func friendship(_ request: Request, add: Bool) async throws -> Response {
         let body: FriendshipBody
-        switch try await decode(FriendshipBody.self, from: request) {
+        switch try await decode(FriendshipBody.self, accepting: ["user_id", "friend_id"], from: request) {
         case .failure(let error): return bad(error.message)
         case .success(let decoded): body = decoded
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginCore
+import LimitedLoginJOSE
 
 /// Why a fixtures file cannot be loaded.
 public enum FixturesError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -54,7 +55,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.gaming = gaming
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, secret, name, gaming
             case redirectURIs = "redirect_uris"
             case businessID = "business_id"
@@ -135,7 +136,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.pickable = pickable
         }
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, email, password, birthday, gender, hometown, location, link, friends, pickable
             case passwordHash = "password_hash"
             case ageRange = "age_range"
@@ -156,7 +157,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// The Messenger page of a `user_messenger_contact` grant.
         public var messengerPageID: String?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case granted, declined, installed
             case messengerPageID = "messenger_page_id"
             case appID = "app_id"
@@ -170,7 +171,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var userID: String
         public var asid: String
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case asid
             case appID = "app_id"
             case userID = "user_id"
@@ -185,7 +186,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var signsFrom: Int64
         public var retiredAt: Int64?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case kid
             case privateKeyPEM = "private_key_pem"
             case createdAt = "created_at"
@@ -204,7 +205,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var expiresAt: Int64
         public var dataAccessExpiresAt: Int64
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case tokenHash = "token_hash"
             case appID = "app_id"
             case userID = "user_id"
@@ -222,7 +223,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// `{"outcome": "cancel" | "error" | "claims", ...}` as `POST /_admin/scenarios` takes it.
         public var outcome: CodableJSONValue
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case appID = "app_id"
             case userID = "user_id"
             case outcome
@@ -240,7 +241,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
     /// The scenarios queued when the state was exported, oldest first.
     public var scenarios: [QueuedScenario]?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case apps, users, grants, scenarios
         case appScopedIDs = "app_scoped_ids"
         case signingKeys = "signing_keys"
@@ -273,6 +274,15 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, error.localizedDescription)
+        }
+        // Read strictly first: a name given twice (two "apps") or a misspelt key is an error, never ignored.
+        do {
+            let document = try StrictJSONParser(maximumSize: 256 << 20, maximumDepth: 32).parse(Array(data))
+            if let unknown = FixtureKeys.unknownKey(in: document) { throw FixturesError.invalid(unknown) }
+        } catch let error as FixturesError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, "it is not valid JSON (\(error))")
         }
         let fixtures: ProviderFixtures
         do { fixtures = try JSONDecoder().decode(ProviderFixtures.self, from: data) } catch {

@@ -30,6 +30,9 @@ struct AdminClockController: Sendable {
         case .failure(let error): return AdminController.error(error.message, status: .badRequest)
         case .success(let object): body = object
         }
+        if let message = body.unknownKeyMessage(accepted: ["advance", "set", "reset", "force"]) {
+            return AdminController.error(message, status: .badRequest)
+        }
         let force = body["force"]?.boolValue ?? false
         let actions = ["advance", "set", "reset"].filter { body[$0] != nil }
         guard actions.count == 1 else {

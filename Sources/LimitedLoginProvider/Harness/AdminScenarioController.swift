@@ -25,6 +25,9 @@ struct AdminScenarioController: Sendable {
         case .failure(let error): return AdminController.error(error.message, status: .badRequest)
         case .success(let object): body = object
         }
+        if let message = body.unknownKeyMessage(accepted: ["app_id", "user", "outcome", "error", "code", "message", "claims"]) {
+            return AdminController.error(message, status: .badRequest)
+        }
         guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else {
             return AdminController.error("Give \"app_id\": the app whose next dialog the scenario decides.", status: .badRequest)
         }

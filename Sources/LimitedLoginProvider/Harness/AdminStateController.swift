@@ -31,6 +31,7 @@ struct AdminStateController: Sendable {
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
         case .failure(let error): return AdminController.error(error.message, status: .badRequest)
         case .success(let body):
+            if let message = body.unknownKeyMessage(accepted: ["empty"]) { return AdminController.error(message, status: .badRequest) }
             if let value = body["empty"] {
                 guard let flag = value.boolValue else { return AdminController.error("\"empty\" must be true or false.", status: .badRequest) }
                 empty = empty || flag
