@@ -44,6 +44,22 @@ struct OpenIDEndpointTests {
         }
     }
 
+    @Test("on plain HTTP, discovery never follows a client's Host: www.facebook.com (issue #31: a cacheable document naming other addresses)")
+    func plainHTTPIgnoresFacebookHost() async throws {
+        try await withLiveProvider(TestFixtures.configuration()) { _, client, _ in
+            let port = try #require(client.port)
+            func discovery(host: String) throws -> String {
+                try LoopbackSocket(port: port).exchangeBlocking("GET /.well-known/openid-configuration HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            }
+            let plain = try discovery(host: "127.0.0.1:\(port)")
+            let forged = try discovery(host: "www.facebook.com")
+            #expect(forged.hasPrefix("HTTP/1.1 200 OK"))
+            let body = { (answer: String) in answer.split(separator: "\r\n\r\n", maxSplits: 1).last.map(String.init) ?? "" }
+            #expect(body(forged) == body(plain), "the document for Host: www.facebook.com is the provider's own")
+            #expect(!body(forged).contains("facebook.com"), "\(body(forged))")
+        }
+    }
+
     @Test("the JWKS publishes the signing key with kid, kty, alg, use, n and e, and the certs map holds the same key")
     func keySetAndCertificates() async throws {
         try await withProvider { client, provider in

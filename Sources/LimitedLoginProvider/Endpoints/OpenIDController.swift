@@ -16,8 +16,12 @@ struct OpenIDController: Sendable {
     func addRoutes(to router: Router<BasicRequestContext>) {
         // The router matches a path with and without its trailing slash. Each document is prepared when
         // what it says changes (the keys, the base URL), with an ETag; a matching If-None-Match gets 304.
+        // Only a provider serving HTTPS answers for the Facebook host names: on plain HTTP a client's own
+        // `Host: www.facebook.com` would otherwise get (and a cache keep for an hour) a document naming
+        // addresses this provider does not serve.
+        let servesFacebookHosts = services.tls != nil
         router.get("/.well-known/openid-configuration") { request, _ in
-            discoveryDocument.document(for: services.urls, facebookHost: FacebookHostContext.host != nil).response(to: request)
+            discoveryDocument.document(for: services.urls, facebookHost: servesFacebookHosts && FacebookHostContext.host != nil).response(to: request)
         }
         router.get("/.well-known/oauth/openid/jwks") { request, _ in
             try await services.keyring.keySetDocument().response(to: request)
