@@ -153,7 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = LogFormat(rawValue: logFormat) == .json
             ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
-            : Logger(label: "limited-login")
+            : Logger(label: "limited-login") { TextLogHandler(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let store: StoreLocation
         let loadedFixtures: ProviderFixtures?
