@@ -47,7 +47,10 @@ public final class ProviderStore: Sendable {
         let fileLock: StoreFileLock?
         if case .sqliteFile(let path) = location {
             fileLock = try StoreFileLock(databasePath: path)
-            do { try StoreFileLock.createPrivately(databasePath: path) } catch {
+            do {
+                try StoreFileLock.refuseEmpty(databasePath: path)
+                try StoreFileLock.createPrivately(databasePath: path)
+            } catch {
                 fileLock?.release()
                 throw error
             }
@@ -64,11 +67,21 @@ public final class ProviderStore: Sendable {
         let db = connection.sql(queryLogLevel: nil)
         do {
             if case .sqliteFile = location {
+                // A damaged page anywhere in the file is found now, not by the first request that reads it.
+                let verdict = try await db.raw("PRAGMA quick_check").all().first.flatMap { try? $0.decode(column: "quick_check", as: String.self) }
+                guard verdict == "ok" else {
+                    let first = (verdict ?? "no answer").split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
+                    throw StoreError.corrupt("the SQLite file fails its integrity check (\(first)); restore it from a copy")
+                }
                 try await db.raw("PRAGMA journal_mode=WAL").run()
             }
             try await db.raw("PRAGMA synchronous=FULL").run()
             try await db.raw("PRAGMA busy_timeout=5000").run()
             try await StoreMigrations.run(on: db)
+        } catch let error as StoreError {
+            try? await connection.close()
+            fileLock?.release()
+            throw .unavailable("cannot use \(location): \(error.description)")
         } catch {
             try? await connection.close()
             fileLock?.release()

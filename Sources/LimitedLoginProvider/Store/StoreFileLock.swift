@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,8 +13,11 @@ import Darwin
 final class StoreFileLock: @unchecked Sendable {
     private var descriptor: Int32
 
+    /// Locks the database file that `databasePath` names, however it is named: the lock file sits beside
+    /// the file the path resolves to (symbolic links and `..` followed), so a second process that reaches the
+    /// same file through a link is refused too (issue #36: it served the same file beside the first).
     init(databasePath: String) throws(StoreError) {
-        let lockPath = databasePath + ".lock"
+        let lockPath = Self.resolved(databasePath) + ".lock"
         descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .unavailable("cannot create the lock file \(lockPath): \(String(cString: strerror(errno)))")
@@ -25,6 +29,28 @@ final class StoreFileLock: @unchecked Sendable {
                 "SQLite file \(databasePath) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)"
             )
         }
+    }
+
+    /// The path with symbolic links and `..` resolved: the file's when it exists, else its folder's plus its name.
+    static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let url = URL(fileURLWithPath: path)
+        guard let folder = realpath(url.deletingLastPathComponent().path, nil) else { return path }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + url.lastPathComponent
+    }
+
+    /// Refuses an existing database file that is empty: what a failed copy or a truncated file looks like.
+    /// Starting on it would make a new store (new signing key, no apps or users) without a word.
+    static func refuseEmpty(databasePath: String) throws(StoreError) {
+        var status = stat()
+        guard stat(databasePath, &status) == 0, status.st_size == 0 else { return }
+        throw .unavailable(
+            "the SQLite file \(databasePath) is empty (a failed copy?); delete it to start a new store, or give the file that holds the store"
+        )
     }
 
     /// Makes a new database file readable and writable by its owner only (0600) before SQLite opens it: it

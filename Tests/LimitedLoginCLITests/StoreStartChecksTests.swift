@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Issue #36 item 6: a store is refused at start when it cannot be trusted: a second `serve` reaching the
+/// same SQLite file through a symbolic link (it ran beside the first), a zero-byte file (it silently made a
+/// new store with a new signing key), a damaged page in the middle (it started and failed its first dialog).
+@Suite("serve: a store that cannot be trusted is refused at start")
+struct StoreStartChecksTests {
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-store-checks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a second serve through a symbolic link to the same file is refused while the first runs")
+    func symlinkLocked() async throws {
+        let folder = try Self.folder()
+        let database = folder.appendingPathComponent("store.sqlite").path
+        let link = folder.appendingPathComponent("link.sqlite").path
+        let first = try await ServerProcess.start(["--port", "0", "--database", database], directory: folder)
+        defer { Task { await first.stop() } }
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+        let second = try await CLIProcess.run(["serve", "--port", "0", "--database", link])
+        #expect(second.status == 1)
+        #expect(second.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: SQLite file \(link) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)\n"), "\(second.error)")
+        let viaDots = try await CLIProcess.run(["serve", "--port", "0", "--database", folder.path + "/../" + folder.lastPathComponent + "/store.sqlite"])
+        #expect(viaDots.status == 1 && viaDots.error.contains("is in use by another provider process"), "\(viaDots.error)")
+    }
+
+    @Test("a zero-byte store file is refused, and left as it is")
+    func emptyFileRefused() async throws {
+        let folder = try Self.folder()
+        let database = folder.appendingPathComponent("copied.sqlite").path
+        FileManager.default.createFile(atPath: database, contents: Data())
+        let result = try await CLIProcess.run(["serve", "--port", "0", "--database", database])
+        #expect(result.status == 1)
+        #expect(result.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is empty (a failed copy?); delete it to start a new store, or give the file that holds the store\n"), "\(result.error)")
+        #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int == 0)
+    }
+
+    @Test("a damaged page in the middle of the file is found at start, in one line")
+    func damagedPageRefused() async throws {
+        let folder = try Self.folder()
+        let database = folder.appendingPathComponent("store.sqlite").path
+        // A store with some pages, closed cleanly (its WAL folded back into the file).
+        let made = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
+        #expect(made.status == 0, "\(made.error)")
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }))
+        try handle.close()
+        let result = try await CLIProcess.run(["serve", "--port", "0", "--database", database])
+        #expect(result.status == 1)
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.last?.contains("the SQLite file fails its integrity check (") == true, "\(result.error)")
+        #expect(lines.last?.hasSuffix("); restore it from a copy") == true, "\(result.error)")
+        #expect(!result.output.contains("Limited Login provider running"))
+    }
+}
