@@ -118,3 +118,22 @@ extension LoopbackPresenterTests {
         _ = try await waiting.value
     }
 }
+
+extension LoopbackPresenterTests {
+    @Test("a forged callback (another state, or none) is answered 400 and does not end the login; the real answer does (issue #31)")
+    func forgedCallbackIgnored() async throws {
+        let presenter = LoopbackPresenter(opener: .announceOnly, timeout: 30) { _, _ in }
+        let attempt = try await presenter.begin(appID: "1")
+        let waiting = Task { try await attempt.present(try #require(URL(string: "http://127.0.0.1:1/dialog?client_id=1&state=real-state"))) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        for forged in ["?error=access_denied&state=forged", "?error=access_denied", "?id_token=a&state=real-state&state=forged"] {
+            let page = try await Self.get(attempt.redirectURI + forged)
+            #expect(page.status == 400, "\(forged)")
+            #expect(page.body.contains("its state does not match"), "\(forged)")
+        }
+        let real = try await Self.get(attempt.redirectURI + "?id_token=a&state=real-state")
+        #expect(real.status == 200 && real.body.contains("Login finished"))
+        let answer = try await waiting.value
+        #expect(answer.absoluteString == attempt.redirectURI + "?id_token=a&state=real-state")
+    }
+}

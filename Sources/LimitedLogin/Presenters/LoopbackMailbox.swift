@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginCore
 import Synchronization
 
 /// Where the loopback listener puts the login's answer, and where ``LoopbackPresenter`` waits for it.
@@ -15,6 +16,7 @@ final class LoopbackMailbox: Sendable {
 
     private struct State {
         var port = 0
+        var expectedState: String?
         var answer: URL?
         var failure: LoginError?
         var waiter: CheckedContinuation<URL, any Error>?
@@ -34,6 +36,15 @@ final class LoopbackMailbox: Sendable {
         set { state.withLock { $0.port = newValue } }
     }
 
+    /// The `state` the login's dialog was sent with: an answer carrying another one (or none) is refused and
+    /// does not end the login. Nil: not checked here (the login manager checks it in any case).
+    var expectedState: String? {
+        get { state.withLock { $0.expectedState } }
+        set { state.withLock { $0.expectedState = newValue } }
+    }
+
+    static let foreignAnswer = "This answer is not for the login in progress (its state does not match), so it was ignored. The login goes on in the dialog."
+
     /// Answers one request the browser made to the listener.
     func handle(method: String, uri: String) -> Reply {
         guard method == "GET" || method == "HEAD" else {
@@ -48,6 +59,12 @@ final class LoopbackMailbox: Sendable {
             // The answer is in the fragment, which the browser keeps to itself: a page moves it to the query.
             let nonce = UUID().uuidString
             return Reply(status: 200, html: LoopbackPages.relay(scriptNonce: nonce), scriptNonce: nonce)
+        }
+        if let expected = expectedState {
+            let given = (try? FormParameters(encoded: String(query)))?.all("state")
+            guard given == [expected] else {
+                return Reply(status: 400, html: LoopbackPages.message(title: "Not this login's answer", text: Self.foreignAnswer))
+            }
         }
         let delivered = state.withLock { state -> Bool in
             guard state.answer == nil, state.failure == nil, let url = URL(string: "http://127.0.0.1:\(state.port)\(uri)") else { return false }

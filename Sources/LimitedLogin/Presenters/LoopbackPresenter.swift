@@ -59,6 +59,9 @@ struct LoopbackAttempt: AuthorizationAttempt {
             }
         }
         let mailbox = listener.mailbox
+        // Only the answer to this dialog ends the login: a request to the listener with another `state` (a page
+        // that guessed the port) is answered 400 and the wait goes on.
+        mailbox.expectedState = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
         let timeout = presenter.timeout.isFinite ? min(max(presenter.timeout, 0.001), 86_400) : 300
         let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
