@@ -8,11 +8,7 @@ import Testing
 struct CLIStrictInputTests {
     private static let adminToken = "strict-input-admin-token"
 
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-strict-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private static func folder() throws -> URL { try temporaryFolder("limited-login-strict") }
 
     private static func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)

@@ -10,8 +10,7 @@ struct CLITLSTrustTests {
 
     @Test("verify and login fail in one line without the CA, and work with --ca-file or LIMITED_LOGIN_CA_FILE")
     func caFile() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("limited-login-tls")
         let ca = folder.appendingPathComponent("ca.pem").path
         let server = try await ServerProcess.start(
             ["--tls", "--port", "0", "--database", ":memory:", "--admin-token", Self.adminToken, "--ca-file", ca], directory: folder

@@ -11,8 +11,7 @@ struct ClockCommandTests {
 
     @Test("advance -1h, a forward move after a reset, verify --at provider and --at a time")
     func clockAndVerifyAt() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-clock-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryFolder("limited-login-clock")
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--admin-token", Self.adminToken], directory: directory)
         defer { Task { await server.stop() } }
         let environment = ["LIMITED_LOGIN_PROVIDER": server.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": Self.adminToken]

@@ -9,8 +9,7 @@ import Testing
 struct HealthCommandTests {
     @Test("a running provider is healthy (exit 0, one line; nothing with --quiet)")
     func healthy() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-health-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("limited-login-health")
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: folder)
         defer { Task { await server.stop() } }
         let result = try await CLIProcess.run(["health", "--provider", server.baseURL])

@@ -7,11 +7,7 @@ import Testing
 /// test's own wait, never timed.
 @Suite("serve --exec: returns with CMD, ends what it left, passes signals on")
 struct ServeExecTests {
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-exec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private static func folder() throws -> URL { try temporaryFolder("limited-login-exec") }
 
     /// True when no live process has this ID (a zombie waiting for its parent counts as ended).
     private static func ended(_ pid: Int32) -> Bool {

@@ -6,11 +6,7 @@ import Testing
 /// new store with a new signing key), a damaged page in the middle (it started and failed its first dialog).
 @Suite("serve: a store that cannot be trusted is refused at start")
 struct StoreStartChecksTests {
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-store-checks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private static func folder() throws -> URL { try temporaryFolder("limited-login-store-checks") }
 
     @Test("a second serve through a symbolic link to the same file is refused while the first runs")
     func symlinkLocked() async throws {

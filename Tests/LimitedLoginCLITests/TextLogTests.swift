@@ -16,8 +16,7 @@ struct TextLogTests {
 
     @Test("a dialog request whose client_id holds a newline and ESC logs one escaped line")
     func dialogClientID() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder("limited-login-log")
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: folder)
         let port = try #require(URLComponents(string: server.baseURL)?.port)
         let answer = try await LoopbackSocket(port: port).exchange(
