@@ -55,7 +55,7 @@ struct ClockCommand: AsyncParsableCommand {
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {
-            guard let epoch = Int64(time) ?? ISO8601DateFormatter().date(from: time).map({ Int64($0.timeIntervalSince1970) }) else {
+            guard let epoch = TimeArgument.epoch(time) else {
                 throw CommandFailure.fail("limited-login clock set: \"\(time)\" is not a time; give seconds since 1970 or e.g. 2030-01-01T00:00:00Z", code: 64)
             }
             try await ClockCommand.post(connection, ["set": .number(Double(epoch)), "force": .bool(force)])

@@ -34,11 +34,8 @@ enum PrivateFile {
 
     /// Writes `data` to `path`, mode 0600: to a new temporary file beside it (created with `O_EXCL` and
     /// `O_NOFOLLOW`, so neither an existing file nor a planted link is written through), then renamed over
-    /// `path` (a rename replaces a link at `path` itself, never what it points to).
+    /// `path` (a rename replaces a link at `path` itself, never what it points to, and refuses a folder).
     static func write(_ data: Data, to path: String) throws(Problem) {
-        if let problem = problem(writing: path, flag: "") {
-            throw Problem(description: problem.trimmingCharacters(in: .whitespaces))
-        }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

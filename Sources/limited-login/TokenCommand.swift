@@ -71,7 +71,7 @@ struct TokenCommand: AsyncParsableCommand {
         if nonce != nil, rawNonce != nil { throw ValidationError("Give --nonce or --raw-nonce, not both.") }
         if lifetime != nil, exp != nil { throw ValidationError("Give --lifetime or --exp, not both.") }
         if let lifetime, lifetime < 1 { throw ValidationError("--lifetime must be a number of seconds of at least 1.") }
-        for (flag, value) in [("--iat", iat), ("--exp", exp)] where value != nil && Self.epoch(value ?? "") == nil {
+        for (flag, value) in [("--iat", iat), ("--exp", exp)] where value != nil && TimeArgument.epoch(value ?? "") == nil {
             throw ValidationError("\(flag) must be seconds since 1970 or an ISO 8601 time such as 2030-01-01T00:00:00Z; got \"\(value ?? "")\".")
         }
         if let claims, (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue == nil {
@@ -99,8 +99,8 @@ struct TokenCommand: AsyncParsableCommand {
         if let rawNonce { body["raw_nonce"] = .string(rawNonce) }
         if let claims, let object = (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue { body["claims"] = .object(object) }
         if let lifetime { body["lifetime"] = .number(Double(lifetime)) }
-        if let iat = iat.flatMap(Self.epoch) { body["iat"] = .number(Double(iat)) }
-        if let exp = exp.flatMap(Self.epoch) { body["exp"] = .number(Double(exp)) }
+        if let iat = iat.flatMap(TimeArgument.epoch) { body["iat"] = .number(Double(iat)) }
+        if let exp = exp.flatMap(TimeArgument.epoch) { body["exp"] = .number(Double(exp)) }
         let answer = try await AdminRequest.send(connection, path: "/_admin/tokens", method: .POST, body: .json(.object(body)))
         if json {
             printLine(JSONSerializer.prettyPrinted(answer))
@@ -110,11 +110,5 @@ struct TokenCommand: AsyncParsableCommand {
             }
             printLine(token)
         }
-    }
-
-    /// Seconds since 1970 from `3600000000` or `2030-01-01T00:00:00Z`.
-    static func epoch(_ text: String) -> Int64? {
-        if let seconds = Int64(text), seconds >= 0 { return seconds }
-        return ISO8601DateFormatter().date(from: text).map { Int64($0.timeIntervalSince1970) }
     }
 }

@@ -76,8 +76,7 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             return Date(timeIntervalSince1970: TimeInterval(now))
         }
-        if let epoch = Int64(at) { return Date(timeIntervalSince1970: TimeInterval(epoch)) }
-        if let date = ISO8601DateFormatter().date(from: at) { return date }
+        if let epoch = TimeArgument.epoch(at) { return Date(timeIntervalSince1970: TimeInterval(epoch)) }
         throw CommandFailure.fail("limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"\(at)\"", code: 64)
     }
 

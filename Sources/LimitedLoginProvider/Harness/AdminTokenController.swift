@@ -83,7 +83,7 @@ struct AdminTokenController: Sendable {
         case (_?, nil): return bad("\"nonce\" must be a string.")
         case (nil, _?): return bad("\"raw_nonce\" must be a string.")
         }
-        let overrides: [String: JSONValue]
+        let overrides: TokenClaimOverrides.Request
         switch TokenClaimOverrides.read(body, issuedAt: ProviderTime.now(), lifetime: services.configuration.lifetimes.idToken) {
         case .failure(let message): return bad(message.text)
         case .success(let times): overrides = times
@@ -110,8 +110,8 @@ struct AdminTokenController: Sendable {
             answer["data_access_expiration_time"] = .number(Double(issued.dataAccessExpiresAt))
         }
         let idToken = try await issuer.idToken(
-            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, overrides: overrides, defect: defect,
-            lifetime: TokenClaimOverrides.wholeSeconds(body["lifetime"] ?? .null)
+            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, overrides: overrides.claims, defect: defect,
+            lifetime: overrides.lifetime
         )
         answer["id_token"] = .string(idToken.token)
         answer["claims"] = .object(idToken.claims)

@@ -106,6 +106,7 @@ public final class SigningKeyring: Sendable {
         var certificates: [String: String] = [:]
         var signer: (JWSSigner, Int64)?
         var kept: [SigningKeyRecord] = []
+        var keys: [String: RS256PrivateKey] = [:]
         var nextChange: Int64?
         func note(_ time: Int64) { if time > now { nextChange = min(nextChange ?? time, time) } }
         for record in try await store.signingKeys() {
@@ -118,6 +119,7 @@ public final class SigningKeyring: Sendable {
                 throw SigningKeyError.unreadable(keyID: record.keyID, error.description)
             }
             kept.append(record)
+            keys[record.keyID] = key
             published.append(RSAJSONWebKey(publicKey: key.publicKey, keyID: record.keyID))
             certificates[record.keyID] = try certificate(for: key, record: record)
             note(record.signsFrom)
@@ -127,8 +129,7 @@ public final class SigningKeyring: Sendable {
                 signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)
             }
         }
-        if signer == nil, let fallback = Self.fallbackSigner(kept, now: now) {
-            let key = try RS256PrivateKey(pem: fallback.privateKeyPEM)
+        if signer == nil, let fallback = Self.fallbackSigner(kept, now: now), let key = keys[fallback.keyID] {
             signer = (JWSSigner(privateKey: key, keyID: fallback.keyID), fallback.signsFrom)
         }
         guard let signer else { throw SigningKeyError.noCurrentKey }

@@ -13,8 +13,14 @@ enum TokenClaimOverrides {
     /// The longest `lifetime` accepted: ten years, as `serve --id-token-lifetime`.
     static let longestLifetime: Int64 = 10 * 366 * 86400
 
+    /// What a minting request asks for: claims to set, and the token's lifetime when it gives one.
+    struct Request: Sendable {
+        var claims: [String: JSONValue]
+        var lifetime: Int64?
+    }
+
     /// The overrides `body` asks for, for a token issued at `issuedAt` that would last `lifetime` seconds.
-    static func read(_ body: JSONObject, issuedAt: Int64, lifetime: Int64) -> Result<[String: JSONValue], TokenClaimOverrideError> {
+    static func read(_ body: JSONObject, issuedAt: Int64, lifetime: Int64) -> Result<Request, TokenClaimOverrideError> {
         var overrides: [String: JSONValue] = [:]
         switch body["claims"] {
         case nil: break
@@ -23,6 +29,7 @@ enum TokenClaimOverrides {
         default: return .failure(TokenClaimOverrideError(text: "\"claims\" must be an object of claim names and values (null removes a claim)."))
         }
         var iat = issuedAt
+        var requestedLifetime: Int64?
         if let value = body["iat"] {
             guard let time = wholeSeconds(value) else { return .failure(TokenClaimOverrideError(text: "\"iat\" must be whole seconds since 1970.")) }
             iat = time
@@ -33,6 +40,7 @@ enum TokenClaimOverrides {
             guard let seconds = wholeSeconds(value), (1...longestLifetime).contains(seconds) else {
                 return .failure(TokenClaimOverrideError(text: "\"lifetime\" must be a whole number of seconds from 1 to \(longestLifetime) (ten years)."))
             }
+            requestedLifetime = seconds
             // From a given `iat` here; from the issuer's own `iat` otherwise (``TokenIssuer`` takes the lifetime).
             if body["iat"] != nil { overrides["exp"] = .number(Double(iat + seconds)) }
         }
@@ -43,7 +51,7 @@ enum TokenClaimOverrides {
             // An `iat` moved alone keeps the token's usual lifetime from it.
             overrides["exp"] = .number(Double(iat + lifetime))
         }
-        return .success(overrides)
+        return .success(Request(claims: overrides, lifetime: requestedLifetime))
     }
 
     static func wholeSeconds(_ value: JSONValue) -> Int64? {
