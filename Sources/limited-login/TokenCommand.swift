@@ -71,7 +71,7 @@ struct TokenCommand: AsyncParsableCommand {
         if nonce != nil, rawNonce != nil { throw ValidationError("Give --nonce or --raw-nonce, not both.") }
         if lifetime != nil, exp != nil { throw ValidationError("Give --lifetime or --exp, not both.") }
         if let lifetime, lifetime < 1 { throw ValidationError("--lifetime must be a number of seconds of at least 1.") }
-        for (flag, value) in [("--iat", iat), ("--exp", exp)] where value != nil && TimeArgument.epoch(value ?? "") == nil {
+        for (flag, value) in [("--iat", iat), ("--exp", exp)] where value != nil && (TimeArgument.epoch(value ?? "") ?? -1) < 0 {
             throw ValidationError("\(flag) must be seconds since 1970 or an ISO 8601 time such as 2030-01-01T00:00:00Z; got \"\(value ?? "")\".")
         }
         if let claims, (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue == nil {
