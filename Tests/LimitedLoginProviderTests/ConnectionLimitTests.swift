@@ -207,11 +207,13 @@ struct ConnectionLimitTests {
             // Each of the three answers a request, so the provider has surely counted it.
             let open = try (1...3).map { _ in try LoopbackSocket(port: port) }
             let (fourthClosedAfter, fourthReceived, admittedAnswers) = try await onOwnThread {
-                let firstAnswers = try open.map { try $0.exchangeBlocking(healthRequest) }
+                // Generous waits for answers: they bound a liveness check, not a speed (beside busy processes
+                // an answer from this in-process provider once took more than 10 s).
+                let firstAnswers = try open.map { try $0.exchangeBlocking(healthRequest, within: .seconds(60)) }
                 let fourth = try LoopbackSocket(port: port)
                 try? fourth.send(healthRequest)
                 let closedAfter = fourth.waitUntilClosedBlocking(within: .seconds(3))
-                let laterAnswers = try open.map { try $0.exchangeBlocking(healthRequest) }
+                let laterAnswers = try open.map { try $0.exchangeBlocking(healthRequest, within: .seconds(60)) }
                 return (closedAfter, fourth.received.count, firstAnswers + laterAnswers)
             }
             let closed = try #require(fourthClosedAfter, "the 4th connection stayed open")
