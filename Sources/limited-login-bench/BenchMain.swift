@@ -31,6 +31,9 @@ enum BenchMain {
           memory   resident memory of a provider on :memory: after 10,000 and 100,000 logins (a session
                    made as sign-in makes it, then the dialog issuing a token with it; --logins N,
                    --session-lifetime S, default 2 s)
+          signin-timing
+                   a failed sign-in's time through the real dialog for a known email (wrong password)
+                   against unknown emails, alternated, medians and their ratio (--tries N, default 200)
         """
 
     static func main() async {
@@ -93,6 +96,15 @@ enum BenchMain {
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("memory benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "signin-timing":
+            do {
+                var benchmark = SignInTimingBenchmark()
+                if let tries = positive("--tries", in: arguments) { benchmark.tries = tries }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("signin-timing benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

@@ -19,6 +19,7 @@ struct TokenCommand: AsyncParsableCommand {
               limited-login token --app-id 1000000000000001 --user alice@example.com --defect expired
               limited-login token --app-id 1000000000000001 --user alice@example.com --raw-nonce r-1     # nonce = SHA-256 hex of r-1
               limited-login token --app-id 1000000000000001 --user alice@example.com --lifetime 5 --claims '{"email": null}'
+              limited-login token --app-id 1000000000000001 --subject 10150000000000042 --claims '{"name": "Zed"}'
               limited-login token --list-defects
             """
     )
@@ -28,6 +29,9 @@ struct TokenCommand: AsyncParsableCommand {
 
     @Option(help: "The test user: an ID or an email.")
     var user: String?
+
+    @Option(help: ArgumentHelp("In place of --user: the token's sub, for a subject no stored user has (a stand-in \"Test User\" profile; limited only).", valueName: "sub"))
+    var subject: String?
 
     @Option(help: "Permissions granted, comma-separated (public_profile is always granted).")
     var permissions = "public_profile"
@@ -67,7 +71,11 @@ struct TokenCommand: AsyncParsableCommand {
     func validate() throws {
         if listDefects { return }
         guard appID != nil else { throw ValidationError("Give --app-id (the demo app of 'serve' is 1000000000000001).") }
-        guard user != nil else { throw ValidationError("Give --user: a test user's ID or email, e.g. alice@example.com.") }
+        switch (user, subject) {
+        case (nil, nil): throw ValidationError("Give --user: a test user's ID or email, e.g. alice@example.com (or --subject SUB).")
+        case (_?, _?): throw ValidationError("Give --user or --subject, not both.")
+        default: break
+        }
         if nonce != nil, rawNonce != nil { throw ValidationError("Give --nonce or --raw-nonce, not both.") }
         if lifetime != nil, exp != nil { throw ValidationError("Give --lifetime or --exp, not both.") }
         if let lifetime, lifetime < 1 { throw ValidationError("--lifetime must be a number of seconds of at least 1.") }
@@ -91,9 +99,11 @@ struct TokenCommand: AsyncParsableCommand {
             return
         }
         var body: JSONObject = [
-            "app_id": .string(appID ?? ""), "user": .string(user ?? ""), "tracking": .string(tracking.rawValue),
+            "app_id": .string(appID ?? ""), "tracking": .string(tracking.rawValue),
             "permissions": .array(permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { .string($0) }),
         ]
+        if let user { body["user"] = .string(user) }
+        if let subject { body["subject"] = .string(subject) }
         if let nonce { body["nonce"] = .string(nonce) }
         if let defect { body["defect"] = .string(defect) }
         if let rawNonce { body["raw_nonce"] = .string(rawNonce) }

@@ -93,4 +93,18 @@ struct CLIStrictInputTests {
         #expect(again.status == 1)
         #expect(again.error == "limited-login: the provider refused: No test user with ID or email carol@example.com.\n")
     }
+
+    @Test("token --subject mints for a sub no stored user has; --user and --subject together are refused")
+    func tokenForASubject() async throws {
+        let folder = try Self.folder()
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--admin-token", Self.adminToken], directory: folder)
+        defer { Task { await server.stop() } }
+        let environment = ["LIMITED_LOGIN_PROVIDER": server.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": Self.adminToken]
+        let minted = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--subject", "zed-42", "--json"], environment: environment)
+        #expect(minted.status == 0, "\(minted.error)")
+        #expect(minted.output.contains(#""sub" : "zed-42""#) || minted.output.contains(#""sub": "zed-42""#), "\(minted.output)")
+        let both = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--subject", "zed-42", "--user", "alice@example.com"], environment: environment)
+        #expect(both.status == 64)
+        #expect(both.error.contains("Give --user or --subject, not both."), "\(both.error)")
+    }
 }

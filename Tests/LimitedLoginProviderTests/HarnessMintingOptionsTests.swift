@@ -59,8 +59,42 @@ struct HarnessMintingOptionsTests {
         }
     }
 
+    @Test("subject: a sub no stored user has, a stand-in profile the claims replace, no grant recorded, limited only")
+    func unstoredSubject() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let body = #"{"app_id":"\#(TestFixtures.appID)","subject":"10150000000000042","permissions":["email","user_friends"],"claims":{"name":"Zed"}}"#
+            let reply = try await admin(client, "/_admin/tokens", method: .post, json: body)
+            #expect(reply.status == .created, "\(reply.message ?? "")")
+            let payload = try CompactJWS(parsing: try reply.idToken()).payload
+            #expect(payload["sub"] == "10150000000000042")
+            #expect(payload["name"] == "Zed")
+            #expect(payload["email"] == "10150000000000042@example.invalid")
+            #expect(payload["user_friends"] == .array([]), "a subject without a stored user has no friends")
+            let keys = try await provider.services.keyring.current().keySet
+            let verifier = TokenVerifier(
+                configuration: VerifierConfiguration(appID: TestFixtures.appID, allowedIssuers: [provider.urls.issuer]), keys: StaticKeySet(keys)
+            )
+            let verified = try await verifier.verify(try reply.idToken(), nonce: .exact(payload["nonce"]?.stringValue ?? ""))
+            #expect(verified.claims.sub == "10150000000000042")
+            #expect(try await provider.services.store.user(idOrEmail: "10150000000000042") == nil, "nothing stored")
+
+            for (json, message) in [
+                (#"{"app_id":"\#(TestFixtures.appID)","subject":"a b"}"#, "\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'."),
+                (#"{"app_id":"\#(TestFixtures.appID)","subject":""}"#, "\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'."),
+                (#"{"app_id":"\#(TestFixtures.appID)","subject":"1","user":"alice@example.com"}"#, "Give \"user\" or \"subject\", not both."),
+                (#"{"app_id":"\#(TestFixtures.appID)","subject":"1","tracking":"enabled"}"#,
+                 "A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login."),
+                (#"{"app_id":"\#(TestFixtures.appID)"}"#, "Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has)."),
+            ] {
+                let refused = try await admin(client, "/_admin/tokens", method: .post, json: json)
+                #expect(refused.status == .badRequest)
+                #expect(refused.message == message)
+            }
+        }
+    }
+
     @Test("refusals: a misspelt key names itself and the accepted ones; bad claims, lifetimes and times", arguments: [
-        (#","lifetme":5"#, "Unknown key \"lifetme\"; the accepted keys are: app_id, claims, defect, exp, iat, lifetime, nonce, permissions, raw_nonce, tracking, user."),
+        (#","lifetme":5"#, "Unknown key \"lifetme\"; the accepted keys are: app_id, claims, defect, exp, iat, lifetime, nonce, permissions, raw_nonce, subject, tracking, user."),
         (#","claims":[1]"#, "\"claims\" must be an object of claim names and values (null removes a claim)."),
         (#","lifetime":0"#, "\"lifetime\" must be a whole number of seconds from 1 to 316224000 (ten years)."),
         (#","lifetime":1.5"#, "\"lifetime\" must be a whole number of seconds from 1 to 316224000 (ten years)."),

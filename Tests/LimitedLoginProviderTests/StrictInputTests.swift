@@ -59,4 +59,28 @@ struct StrictInputTests {
             #expect(provider.clock.offset == 0)
         }
     }
+
+    @Test("grant routes take an email wherever they take a user ID; an unknown one is named")
+    func grantRoutesTakeEmails() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let app = TestFixtures.appID
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: #"{"app_id":"\#(app)","user":"alice@example.com","tracking":"enabled","permissions":["email","user_birthday"]}"#
+            )
+            #expect(minted.status == .created, "\(minted.message ?? "")")
+            let revoked = try await admin(client, "/_admin/grants/\(app)/alice@example.com/permissions/user_birthday", method: .delete)
+            #expect(revoked.status == .ok, "\(revoked.message ?? "")")
+            #expect(try await provider.store.grant(appID: app, userID: TestFixtures.alice)?.granted.contains(.userBirthday) == false)
+            let expired = try await admin(client, "/_admin/grants/\(app)/alice@example.com/expire-data-access", method: .post)
+            #expect(expired.status == .ok && expired.object["access_tokens"] == 1, "\(expired.message ?? "")")
+            let uninstalled = try await admin(client, "/_admin/grants/\(app)/alice@example.com", method: .delete)
+            #expect(uninstalled.status == .ok)
+            #expect(try await provider.store.grant(appID: app, userID: TestFixtures.alice)?.installed == false)
+            let unknown = try await admin(client, "/_admin/grants/\(app)/nobody@example.com", method: .delete)
+            #expect(unknown.status == .notFound && unknown.message == "No test user with ID or email nobody@example.com.")
+            let notInstalled = try await admin(client, "/_admin/grants/\(app)/alice@example.com", method: .delete)
+            #expect(notInstalled.message == "Test user alice@example.com has not installed app \(app) (no login, or uninstalled).")
+        }
+    }
 }

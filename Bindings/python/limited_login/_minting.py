@@ -14,11 +14,16 @@ from .errors import ProviderError
 Permissions = Union[str, Iterable[str]]
 
 
-def mint_body(app_id: str, user: str, tracking: str, *, nonce: Optional[str] = None,
+def mint_body(app_id: str, user: Optional[str], tracking: str, *, subject: Optional[str] = None,
+              nonce: Optional[str] = None,
               raw_nonce: Optional[str] = None, permissions: Optional[Permissions] = None,
               defect: Optional[str] = None, claims: Optional[Mapping[str, Any]] = None,
               lifetime: Optional[int] = None, iat: Optional[int] = None, exp: Optional[int] = None) -> Dict[str, Any]:
-    body: Dict[str, Any] = {"app_id": app_id, "user": user, "tracking": tracking}
+    body: Dict[str, Any] = {"app_id": app_id, "tracking": tracking}
+    if user is not None:
+        body["user"] = user
+    if subject is not None:
+        body["subject"] = subject
     if permissions is not None:
         body["permissions"] = permissions if isinstance(permissions, str) else list(permissions)
     optional = {"nonce": nonce, "raw_nonce": raw_nonce, "defect": defect, "lifetime": lifetime, "iat": iat, "exp": exp,
@@ -34,6 +39,8 @@ def check_applied(body: Mapping[str, Any], claims: Mapping[str, Any]) -> None:
     differing = sorted(name for name, value in asked.items() if claims.get(name) != value)
     if differing:
         problems.append(f"claims= (the token differs in {', '.join(differing)})")
+    if "subject" in body and claims.get("sub") != body["subject"]:
+        problems.append("subject= (the token's sub is not the subject)")
     if "raw_nonce" in body and claims.get("nonce") != hashlib.sha256(body["raw_nonce"].encode("utf-8")).hexdigest():
         problems.append("raw_nonce= (the nonce is not its SHA-256 hex)")
     if "defect" not in body:  # a defect moves iat and exp on purpose

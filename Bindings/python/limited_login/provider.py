@@ -156,17 +156,20 @@ class Provider:
     def token(self, user: Optional[str] = None, nonce: Optional[str] = None, *, app_id: Optional[str] = None,
               permissions: Optional[Permissions] = None, tracking: str = "limited", defect: Optional[str] = None,
               claims: Optional[Mapping[str, Any]] = None, lifetime: Optional[int] = None,
-              raw_nonce: Optional[str] = None, iat: Optional[int] = None, exp: Optional[int] = None) -> Token:
+              raw_nonce: Optional[str] = None, iat: Optional[int] = None, exp: Optional[int] = None,
+              subject: Optional[str] = None) -> Token:
         """An ID token without a browser (``POST /_admin/tokens``), recorded as a consent would be.
 
         ``user`` is an ID or email (default: the first test user); ``defect`` one of ``defects()`` for a token
         wrong in that one way; ``tracking="enabled"`` adds an access token. ``claims`` adds or replaces claims
         (None removes one), ``lifetime`` sets ``exp`` from ``iat``, ``iat``/``exp`` set those times,
-        ``raw_nonce`` puts its SHA-256 hex in the token. A provider that does not apply one of these raises
+        ``raw_nonce`` puts its SHA-256 hex in the token. ``subject`` (in place of ``user``) mints for a ``sub``
+        no stored user has, with a stand-in "Test User" profile (limited tracking only). A provider that does not apply one of these raises
         ProviderError rather than handing back a token that silently differs from the one asked for.
         """
         body = mint_body(
-            app_id or self.app_id, user or self._first_user_email(), tracking, nonce=nonce, raw_nonce=raw_nonce,
+            app_id or self.app_id, user if user is not None or subject is not None else self._first_user_email(), tracking,
+            subject=subject, nonce=nonce, raw_nonce=raw_nonce,
             permissions=permissions, defect=defect, claims=claims, lifetime=lifetime, iat=iat, exp=exp,
         )
         token = Token.from_answer(self.admin("POST", "/_admin/tokens", body))

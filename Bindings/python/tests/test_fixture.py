@@ -102,6 +102,19 @@ def test_a_token_with_its_own_claims_and_lifetime(limited_login):
     assert claims["exp"] - claims["iat"] == 120
 
 
+def test_a_token_for_a_subject_no_stored_user_has(limited_login):
+    token = limited_login.token(subject="10150000000000042", permissions=["email"], claims={"name": "Zed Example"})
+
+    claims = verify(limited_login, token.id_token)
+    assert claims["sub"] == "10150000000000042"
+    assert claims["name"] == "Zed Example"
+    assert claims["email"] == "10150000000000042@example.invalid"
+    with pytest.raises(ProviderError) as caught:
+        limited_login.token(ALICE, subject="10150000000000042")
+    assert caught.value.status == 400
+    assert caught.value.message == 'Give "user" or "subject", not both.'
+
+
 @pytest.mark.limited_login(id_token_lifetime=600)
 def test_the_marker_passes_serve_options(limited_login):
     claims = limited_login.token(ALICE).claims

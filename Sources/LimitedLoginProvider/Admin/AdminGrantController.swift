@@ -6,6 +6,7 @@ import LimitedLoginJOSE
 /// access of their access tokens. Mounted behind the same guard as ``AdminController``.
 ///
 /// - `GET /_admin/grants[?user_id=…]`
+/// (`:user_id` and `user_id` take a test user's ID or email.)
 /// - `DELETE /_admin/grants/:app_id/:user_id`: the person removes the app (an uninstall: the next login
 ///   asks for consent afresh).
 /// - `DELETE /_admin/grants/:app_id/:user_id/permissions/:permission`: the person's decision on that
@@ -60,20 +61,26 @@ struct AdminGrantController: Sendable {
         return Responses.json(.object(["grants": .array(try await store.grants(userID: user?.id).map(Self.json))]))
     }
 
-    /// The installed grant of this app and person, or the error answer.
-    private func installedGrant(_ appID: String, _ userID: String) async throws -> Result<GrantRecord, AdminRefusal> {
+    /// The installed grant of this app and person (`user` an ID or an email), or the error answer.
+    private func installedGrant(_ appID: String, _ user: String) async throws -> Result<GrantRecord, AdminRefusal> {
         guard try await store.app(id: appID) != nil else { return .failure(AdminRefusal("No app with ID \(appID).", .notFound)) }
-        guard try await store.user(id: userID) != nil else { return .failure(AdminRefusal("No test user with ID \(userID).", .notFound)) }
+        guard let userID = try await store.user(idOrEmail: user)?.id else {
+            return .failure(AdminRefusal("No test user with ID or email \(user).", .notFound))
+        }
         guard let grant = try await store.grant(appID: appID, userID: userID), grant.installed else {
-            return .failure(AdminRefusal("Test user \(userID) has not installed app \(appID) (no login, or uninstalled).", .notFound))
+            return .failure(AdminRefusal("Test user \(user) has not installed app \(appID) (no login, or uninstalled).", .notFound))
         }
         return .success(grant)
     }
 
-    private func uninstall(_ appID: String, _ userID: String) async throws -> Response {
-        if case .failure(let refusal) = try await installedGrant(appID, userID) { return refusal.response }
-        _ = try await store.uninstall(appID: appID, userID: userID)
-        services.logger.notice("app uninstalled by the admin API", metadata: ["app": "\(appID)", "user": "\(userID)"])
+    private func uninstall(_ appID: String, _ user: String) async throws -> Response {
+        let grant: GrantRecord
+        switch try await installedGrant(appID, user) {
+        case .failure(let refusal): return refusal.response
+        case .success(let found): grant = found
+        }
+        _ = try await store.uninstall(appID: appID, userID: grant.userID)
+        services.logger.notice("app uninstalled by the admin API", metadata: ["app": "\(appID)", "user": "\(grant.userID)"])
         return Responses.json(.object(["success": true]))
     }
 
@@ -99,9 +106,13 @@ struct AdminGrantController: Sendable {
         return Responses.json(Self.json(grant))
     }
 
-    private func expireDataAccess(_ appID: String, _ userID: String) async throws -> Response {
-        if case .failure(let refusal) = try await installedGrant(appID, userID) { return refusal.response }
-        let count = try await store.expireDataAccess(appID: appID, userID: userID)
+    private func expireDataAccess(_ appID: String, _ user: String) async throws -> Response {
+        let grant: GrantRecord
+        switch try await installedGrant(appID, user) {
+        case .failure(let refusal): return refusal.response
+        case .success(let found): grant = found
+        }
+        let count = try await store.expireDataAccess(appID: appID, userID: grant.userID)
         return Responses.json(.object(["success": true, "access_tokens": .number(Double(count))]))
     }
 }

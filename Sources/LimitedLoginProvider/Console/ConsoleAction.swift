@@ -33,6 +33,7 @@ struct ConsoleAction: Sendable {
         "advance-clock": ("The clock moved.", "harness"),
         "reset-clock": ("The clock follows the system's again.", "harness"),
         "clear-scenarios": ("The queued scenarios were cleared.", "harness"),
+        "mint-token": ("A token was minted; it is below, to copy.", "mint"),
         "add-friends": ("They are friends now.", "friends"),
         "remove-friends": ("They are no longer friends.", "friends"),
     ]
@@ -129,9 +130,38 @@ struct ConsoleAction: Sendable {
             return ConsoleAction(method: .post, path: "/_admin/clock", body: .json(.object(["reset": true])), name: name)
         case "clear-scenarios":
             return ConsoleAction(method: .delete, path: "/_admin/scenarios", body: nil, name: name)
+        case "mint-token":
+            return ConsoleAction(method: .post, path: "/_admin/tokens", body: .json(try mint(field)), name: name)
         default:
             throw FormError(message: "The console has no action called \(name).")
         }
+    }
+
+    /// The minting form: the same options as `POST /_admin/tokens` (empty fields are left out, so the
+    /// admin API's defaults and refusals apply as they are).
+    private static func mint(_ field: Fields) throws(FormError) -> JSONValue {
+        var body: [String: JSONValue] = ["app_id": .string(try field.required("app_id", "Choose the app the token is for."))]
+        if let subject = field.optional("subject") {
+            body["subject"] = .string(subject)
+        } else {
+            body["user"] = .string(try field.required("user", "Choose a test user, or give a subject."))
+        }
+        let permissions = (field.optional("permissions") ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map { JSONValue.string(String($0)) }
+        if !permissions.isEmpty { body["permissions"] = .array(permissions) }
+        for name in ["nonce", "raw_nonce", "tracking", "defect"] {
+            if let value = field.optional(name) { body[name] = .string(value) }
+        }
+        if let claims = field.optional("claims") {
+            guard let object = (try? StrictJSONParser().parse(Array(claims.utf8)))?.objectValue else {
+                throw FormError(message: "The claims must be a JSON object, such as {\"email\": \"x@example.com\", \"picture\": null}.")
+            }
+            body["claims"] = .object(object)
+        }
+        if let text = field.optional("lifetime") {
+            guard let seconds = Int64(text) else { throw FormError(message: "The lifetime must be a whole number of seconds.") }
+            body["lifetime"] = .number(Double(seconds))
+        }
+        return .object(JSONObject(body))
     }
 
     private static func user(_ field: Fields) throws(FormError) -> JSONValue {

@@ -12,6 +12,7 @@ import LimitedLoginJOSE
 /// - `POST /_console/signin` (`admin_token`), `POST /_console/signout`.
 /// - `POST /_console/actions/:name`: a change; on success the browser is sent back to the console
 ///   (303) with a notice, on a refusal the console is shown with the admin API's message and status.
+///   A minted token is shown on the answer itself (200), once.
 struct ConsoleController: Sendable {
     let services: ProviderServices
     let adminToken: String
@@ -102,6 +103,12 @@ struct ConsoleController: Sendable {
             return try await page.render(csrf: csrf, notice: nil, errorMessage: answer.errorMessage, status: answer.status)
         }
         services.logger.info("console action", metadata: ["action": "\(name)", "path": "\(action.path)"])
+        if action.name == "mint-token", case .object(let minted)? = answer.body {
+            // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
+            return try await page.render(
+                csrf: csrf, notice: ConsoleAction.doneMessage(for: name), errorMessage: nil, status: .ok, minted: minted
+            )
+        }
         return Responses.redirect(to: "/_console?done=\(name)#\(action.section)", afterPost: true)
     }
 

@@ -7,7 +7,10 @@ struct ConsolePage: Sendable {
     let services: ProviderServices
     let api: AdminAPI
 
-    func render(csrf: String, notice: String?, errorMessage: String?, status: HTTPResponse.Status) async throws -> Response {
+    /// `minted`: the admin API's answer to a minting, shown to copy.
+    func render(
+        csrf: String, notice: String?, errorMessage: String?, status: HTTPResponse.Status, minted: JSONObject? = nil
+    ) async throws -> Response {
         let store = services.store
         let apps = try await store.apps()
         let users = try await store.users()
@@ -66,6 +69,13 @@ struct ConsolePage: Sendable {
         // Only present keys open their sections (an empty string would too).
         if let notice { context["notice"] = notice }
         if let errorMessage { context["errorMessage"] = errorMessage }
+        context["defects"] = TokenDefect.allCases.map { ["name": $0.rawValue, "summary": $0.summary] }
+        if let minted, let idToken = minted["id_token"]?.stringValue {
+            var shown: [String: Any] = ["idToken": idToken]
+            if let claims = minted["claims"] { shown["claims"] = JSONSerializer.prettyPrinted(claims) }
+            if let accessToken = minted["access_token"]?.stringValue { shown["accessToken"] = accessToken }
+            context["minted"] = shown
+        }
         let scenarios = services.scenarios.all
         context["hasScenarios"] = !scenarios.isEmpty
         context["scenarios"] = scenarios.map { JSONSerializer.prettyPrinted($0.json) }.joined(separator: "\n")

@@ -10,6 +10,9 @@ import LimitedLoginJOSE
 /// `{"app_id": "…", "user": "alice@example.com", "permissions": ["email"], "nonce": "…" | "raw_nonce": "…",
 ///   "tracking": "limited" | "enabled", "defect": "expired", "claims": {"email": "x@y", "picture": null},
 ///   "lifetime": 600, "iat": EPOCH, "exp": EPOCH}` → `{"id_token", "access_token"?, "claims"}`.
+/// `"subject": "…"` in place of `"user"` mints for a subject no stored user has: `sub` is that value, the
+/// profile claims are a stand-in "Test User"'s (email `<subject>@example.invalid`; `claims` replaces them),
+/// no grant is recorded and the token is limited only (an access token needs a stored user).
 /// `raw_nonce` puts its SHA-256 hex in the token (Firebase and Supabase hash the nonce they keep);
 /// `claims` adds or replaces any claim (`null` removes one); `lifetime` sets `exp` from `iat`; `iat` and
 /// `exp` set those times outright. Any other key is refused, naming it.
@@ -28,7 +31,7 @@ struct AdminTokenController: Sendable {
     }
 
     static let acceptedKeys = [
-        "app_id", "user", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
+        "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
     ]
 
     private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
@@ -41,20 +44,36 @@ struct AdminTokenController: Sendable {
         }
         if let message = body.unknownKeyMessage(accepted: Self.acceptedKeys) { return bad(message) }
         guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { return bad("Give \"app_id\".") }
-        guard let userName = body["user"]?.stringValue, !userName.isEmpty else {
-            return bad("Give \"user\": a test user's ID or email.")
+        let subject: MintSubject
+        switch (body["user"], body["subject"]) {
+        case (.string(let name)?, nil) where !name.isEmpty: subject = .user(name)
+        case (nil, .string(let sub)?) where MintSubject.isAcceptable(sub): subject = .unstored(sub)
+        case (nil, nil): return bad("Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has).")
+        case (_?, _?): return bad("Give \"user\" or \"subject\", not both.")
+        case (_?, nil): return bad("\"user\" must be a test user's ID or email.")
+        case (nil, _?): return bad("\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'.")
         }
         guard let app = try await services.store.app(id: appID) else {
             return AdminController.error("No app with ID \(appID).", status: .notFound)
         }
-        guard let user = try await services.store.user(idOrEmail: userName) else {
-            return AdminController.error("No test user \(userName) (give an ID or an email).", status: .notFound)
+        let user: TestUserRecord
+        switch subject {
+        case .user(let name):
+            guard let stored = try await services.store.user(idOrEmail: name) else {
+                return AdminController.error("No test user \(name) (give an ID or an email).", status: .notFound)
+            }
+            user = stored
+        case .unstored(let sub):
+            user = MintSubject.standIn(for: sub)
         }
         let tracking: LoginTracking
         switch body["tracking"]?.stringValue ?? (body["tracking"] == nil ? "limited" : nil) {
         case "limited"?: tracking = .limited
         case "enabled"?: tracking = .enabled
         default: return bad("\"tracking\" must be \"limited\" or \"enabled\".")
+        }
+        if tracking == .enabled, case .unstored = subject {
+            return bad("A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
         }
         var defect: TokenDefect?
         if let value = body["defect"] {
@@ -94,10 +113,15 @@ struct AdminTokenController: Sendable {
             return bad(error.description)
         }
 
-        let completion = LoginCompletion(services: services)
-        let scope = permissions.sorted { $0.name < $1.name }
-        let grant = try await completion.recordConsent(appID: app.id, userID: user.id, scope: scope, ticked: permissions)
-        var granted = grant.granted
+        var granted: Set<Permission>
+        switch subject {
+        case .user:
+            let completion = LoginCompletion(services: services)
+            let scope = permissions.sorted { $0.name < $1.name }
+            granted = try await completion.recordConsent(appID: app.id, userID: user.id, scope: scope, ticked: permissions).granted
+        case .unstored:
+            granted = permissions
+        }
         if tracking == .limited { granted = granted.filter(\.isAllowedInLimitedLogin) }
         let issuer = TokenIssuer(services: services)
         var answer: [String: JSONValue] = [:]
@@ -111,14 +135,14 @@ struct AdminTokenController: Sendable {
         }
         let idToken = try await issuer.idToken(
             app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, overrides: overrides.claims, defect: defect,
-            lifetime: overrides.lifetime
+            lifetime: overrides.lifetime, subject: subject.unstoredSubject
         )
         answer["id_token"] = .string(idToken.token)
         answer["claims"] = .object(idToken.claims)
         answer["granted_scopes"] = .array(granted.map(\.name).sorted().map { .string($0) })
         if let defect { answer["defect"] = .string(defect.rawValue) }
         services.logger.info("token minted", metadata: [
-            "app": "\(app.id)", "user": "\(user.id)", "limited": "\(tracking == .limited)", "defect": "\(defect?.rawValue ?? "none")",
+            "app": "\(app.id)", "user": "\(subject.unstoredSubject.map { "subject " + $0 } ?? user.id)", "limited": "\(tracking == .limited)", "defect": "\(defect?.rawValue ?? "none")",
         ])
         return Responses.json(.object(JSONObject(answer)), status: .created)
     }

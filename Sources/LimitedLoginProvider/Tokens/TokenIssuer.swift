@@ -21,16 +21,19 @@ struct TokenIssuer: Sendable {
     var lifetimes: TokenLifetimes { services.configuration.lifetimes }
 
     /// An ID token. `overrides` replace claims (a queued scenario's, or a minting request's); `defect` makes the
-    /// token wrong in one named way and `lifetime` replaces the configured one (the admin API's minting only).
+    /// token wrong in one named way, `lifetime` replaces the configured one and `subject` is the `sub` of a
+    /// subject no stored user has, without friends (the admin API's minting only).
     func idToken(
         app: AppRecord, user: TestUserRecord, granted: Set<Permission>, nonce: String, accessToken: String? = nil,
-        friendASIDs: [String]? = nil, overrides: [String: JSONValue] = [:], defect: TokenDefect? = nil, lifetime: Int64? = nil
+        friendASIDs: [String]? = nil, overrides: [String: JSONValue] = [:], defect: TokenDefect? = nil, lifetime: Int64? = nil,
+        subject: String? = nil
     ) async throws -> IssuedIDToken {
         let lifetime = lifetime ?? lifetimes.idToken
         let store = services.store
-        let asid = try await store.appScopedID(appID: app.id, userID: user.id)
+        let asid: String
+        if let subject { asid = subject } else { asid = try await store.appScopedID(appID: app.id, userID: user.id) }
         var friends: [String] = []
-        if granted.contains(.userFriends) {
+        if subject == nil, granted.contains(.userFriends) {
             if let friendASIDs { friends = friendASIDs } else { friends = try await store.visibleFriendASIDs(userID: user.id, appID: app.id) }
         }
         let now = ProviderTime.now()

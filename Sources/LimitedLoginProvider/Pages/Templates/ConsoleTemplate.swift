@@ -23,7 +23,7 @@ extension PageTemplates {
     <main class="wide">
     <h1 id="title">Console</h1>
     <nav class="console" aria-label="Console sections">
-    <a href="#apps">Apps</a><a href="#users">Test users</a><a href="#friends">Friendships</a><a href="#grants">Grants</a><a href="#keys">Signing keys</a><a href="#harness">Clock and scenarios</a><a href="#logins">Recent logins</a><a href="/">Home</a>
+    <a href="#apps">Apps</a><a href="#users">Test users</a><a href="#friends">Friendships</a><a href="#grants">Grants</a><a href="#keys">Signing keys</a><a href="#harness">Clock and scenarios</a><a href="#mint">Mint a token</a><a href="#logins">Recent logins</a><a href="/">Home</a>
     </nav>
     <form method="post" action="/_console/signout" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit" class="small" id="console-signout">Sign out</button></form>
     {{#notice}}<p class="notice" id="notice" role="status">{{{notice}}}</p>{{/notice}}
@@ -159,6 +159,28 @@ extension PageTemplates {
     {{#hasScenarios}}<pre id="scenarios">{{{scenarios}}}</pre>
     <form method="post" action="/_console/actions/clear-scenarios"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit">Clear the scenarios</button></form>{{/hasScenarios}}
     {{^hasScenarios}}<p>None: queue them with <code>limited-login scenario</code> or <code>POST /_admin/scenarios</code>.</p>{{/hasScenarios}}
+
+    <h2 id="mint">Mint a token</h2>
+    <p>An ID token (and, with tracking enabled, an access token) without a browser, as <code>limited-login token</code> and
+    <code>POST /_admin/tokens</code> mint them. Empty fields take the defaults.</p>
+    {{#minted}}<div id="minted">
+    <label for="minted-id-token">ID token</label><textarea id="minted-id-token" readonly rows="5">{{{idToken}}}</textarea>
+    {{#accessToken}}<label for="minted-access-token">Access token</label><textarea id="minted-access-token" readonly rows="2">{{{accessToken}}}</textarea>{{/accessToken}}
+    <details open><summary>Claims</summary><pre class="claims" id="minted-claims">{{{claims}}}</pre></details>
+    </div>{{/minted}}
+    <form method="post" action="/_console/actions/mint-token" id="mint-form"><input type="hidden" name="csrf" value="{{{csrf}}}">
+    <label for="mint-app">App</label><select id="mint-app" name="app_id">{{#apps}}<option value="{{{id}}}">{{{name}}} ({{{id}}})</option>{{/apps}}</select>
+    <label for="mint-user">Test user</label><select id="mint-user" name="user">{{#users}}<option value="{{{id}}}">{{{name}}} ({{{email}}})</option>{{/users}}</select>
+    <label for="mint-subject">Or a subject no stored user has (the token's <code>sub</code>)</label><input id="mint-subject" name="subject" autocomplete="off">
+    <label for="mint-permissions">Permissions (comma-separated; public_profile is always granted)</label><input id="mint-permissions" name="permissions" value="email">
+    <label for="mint-tracking">Tracking</label><select id="mint-tracking" name="tracking"><option value="limited">limited (ID token only)</option><option value="enabled">enabled (classic: also an access token)</option></select>
+    <label for="mint-nonce">Nonce (empty: a fresh one)</label><input id="mint-nonce" name="nonce" autocomplete="off">
+    <label for="mint-raw-nonce">Or a raw nonce (the token carries its SHA-256 hex)</label><input id="mint-raw-nonce" name="raw_nonce" autocomplete="off">
+    <label for="mint-claims">Claims to add or replace (a JSON object; null removes one)</label><textarea id="mint-claims" name="claims" rows="2"></textarea>
+    <label for="mint-lifetime">Lifetime in seconds (empty: the provider's)</label><input type="number" id="mint-lifetime" name="lifetime" min="1">
+    <label for="mint-defect">Defect</label><select id="mint-defect" name="defect"><option value="">none (a valid token)</option>{{#defects}}<option value="{{{name}}}">{{{name}}}: {{{summary}}}</option>{{/defects}}</select>
+    <button type="submit" class="primary" id="mint-button">Mint</button>
+    </form>
 
     <h2 id="logins">Recent logins</h2>
     <p>The last {{{loginCapacity}}} logins this node completed, newest first (kept in memory; no token is kept, only its claims).</p>
