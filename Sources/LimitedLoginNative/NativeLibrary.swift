@@ -17,10 +17,11 @@ final class NativeLibrary: Sendable {
         /// Made from ``setup`` and ``person`` at the first login after either changed, then kept, so
         /// that its verifier (and key cache) and a scripted person's cookies last from login to login.
         var manager: LoginManager?
-        var callback: ResultCallback?
     }
 
     private let state = Mutex(State())
+    /// The result callback: kept apart from ``State``, as replacing it waits for a call in progress.
+    private let results = ResultCallbackSlot()
 
     /// `LLFBInit`: replaces the setup.
     func initialize(_ setup: NativeSetup) {
@@ -32,7 +33,7 @@ final class NativeLibrary: Sendable {
 
     /// `LLFBSetResultCallback`.
     func setCallback(_ callback: ResultCallback?) {
-        state.withLock { $0.callback = callback }
+        results.replace(with: callback)
     }
 
     /// `LLFBUseScriptedPerson` and `LLFBUseSystemBrowser`.
@@ -48,7 +49,7 @@ final class NativeLibrary: Sendable {
     func startLogin(_ requestID: Int32, configuration: LoginConfiguration) throws(NativeError) {
         let manager = try state.withLock { (state: inout State) throws(NativeError) -> LoginManager in
             guard let setup = state.setup else { throw .notInitialized }
-            guard state.callback != nil else { throw .noCallback }
+            guard results.isSet else { throw .noCallback }
             if let manager = state.manager { return manager }
             let manager = LoginManager(
                 appID: setup.appID, endpoints: setup.endpoints, presenter: state.person.makePresenter(), session: setup.session
@@ -64,7 +65,7 @@ final class NativeLibrary: Sendable {
             } catch {
                 result = UnityLoginResult.failed(requestID, NativeError(error))
             }
-            self.state.withLock { $0.callback }?.deliver(requestID, result)
+            self.results.deliver(requestID, result)
         }
     }
 

@@ -32,13 +32,15 @@ struct BenchProvider {
 
     /// Starts a provider on `store`. With `session`, it joins the signed-in session another node made
     /// (the store is shared) instead of making the grants and a session itself.
-    static func start(store: StoreLocation, session existing: String? = nil) async throws -> BenchProvider {
+    /// `signInLimits`: the sign-in guessing limits (the sign-in benchmark lifts them).
+    static func start(store: StoreLocation, session existing: String? = nil, signInLimits: SignInLimits = SignInLimits()) async throws -> BenchProvider {
         var logger = Logger(label: "bench-provider")
-        logger.logLevel = .error
-        let provider = try await LimitedLoginProvider.prepare(
-            ProviderConfiguration(port: 0, store: store, issuer: "https://bench.example", fixtures: existing == nil ? fixtures : nil, seedsDemoData: false),
-            logger: logger
+        logger.logLevel = .critical
+        var configuration = ProviderConfiguration(
+            port: 0, store: store, issuer: "https://bench.example", fixtures: existing == nil ? fixtures : nil, seedsDemoData: false
         )
+        configuration.signInLimits = signInLimits
+        let provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
         var session = existing ?? ""
         if existing == nil {
             let scope: Set<Permission> = [.publicProfile, .email, .userFriends, .userBirthday, .userGender]
@@ -65,12 +67,14 @@ struct BenchProvider {
     /// redirects followed), then stops both, also when `body` throws. A file store goes in a temporary
     /// folder that is removed afterwards.
     static func withNode(
-        fileStore: Bool, clients: Int = 8, _ body: (BenchProvider, HTTPClient) async throws -> Void
+        fileStore: Bool, clients: Int = 8, signInLimits: SignInLimits = SignInLimits(), _ body: (BenchProvider, HTTPClient) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-bench-\(UUID().uuidString)")
         if fileStore { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         defer { if fileStore { try? FileManager.default.removeItem(at: folder) } }
-        let node = try await start(store: fileStore ? .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path) : .sqliteMemory)
+        let node = try await start(
+            store: fileStore ? .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path) : .sqliteMemory, signInLimits: signInLimits
+        )
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))

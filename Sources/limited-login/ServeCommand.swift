@@ -106,6 +106,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once; more are closed as soon as they are accepted.", valueName: "count"))
     var maxConnections = ConnectionLimits().maximumConnections
 
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: ArgumentHelp(
+            "The most connections one client address may hold, so one client cannot lock the others out (default: a quarter of --max-connections, at least 16). Behind a reverse proxy, set it to --max-connections.",
+            valueName: "count"
+        )
+    )
+    var maxConnectionsPerAddress: Int?
+
     /// The limits the options give, or the first one out of range.
     var connectionLimits: ConnectionLimits {
         get throws {
@@ -114,9 +123,12 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(flag) must be between 1 and 86400 seconds.")
             }
             guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 1000000.") }
+            if let maxConnectionsPerAddress, !(1...maxConnections).contains(maxConnectionsPerAddress) {
+                throw ValidationError("--max-connections-per-address must be between 1 and --max-connections (\(maxConnections)).")
+            }
             return ConnectionLimits(
                 headerTimeout: .seconds(headerTimeout), idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout),
-                maximumConnections: maxConnections
+                maximumConnections: maxConnections, maximumConnectionsPerAddress: maxConnectionsPerAddress
             )
         }
     }

@@ -10,6 +10,7 @@ enum ServeEnvironment {
         ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false), ("log-format", false),
         ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
+        ("max-connections-per-address", false),
         ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("ca-file", false),
     ]
 

@@ -69,6 +69,7 @@ struct ServeConnectionLimitTests {
             (["--max-connections", "0"], "Error: --max-connections must be between 1 and 1000000."),
             (["--max-connections", "lots"], "Error: The value 'lots' is invalid for '--max-connections <count>'"),
             (["--idle-timeout", "1.5"], "Error: The value '1.5' is invalid for '--idle-timeout <seconds>'"),
+            (["--max-connections", "100", "--max-connections-per-address", "101"], "Error: --max-connections-per-address must be between 1 and --max-connections (100)."),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(["serve", "--database", ":memory:"] + arguments)
@@ -119,7 +120,7 @@ struct ServeConnectionLimitTests {
         let database = folder.appendingPathComponent("connections-\(UUID().uuidString).sqlite").path
         let idleTimeout = 10
         let server = try await ServerProcess.start(
-            ["--port", "0", "--database", database, "--idle-timeout", "\(idleTimeout)", "--max-connections", "2500", "--log-level", "warning"],
+            ["--port", "0", "--database", database, "--idle-timeout", "\(idleTimeout)", "--max-connections", "2500", "--max-connections-per-address", "2500", "--log-level", "warning"],
             directory: folder
         )
         let port = try #require(URLComponents(string: server.baseURL)?.port)

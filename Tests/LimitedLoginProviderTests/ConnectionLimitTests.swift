@@ -6,7 +6,7 @@ import Testing
 
 /// Runs a provider with `limits` on 127.0.0.1 on a free port for the length of `body`, as `serve` runs it
 /// (the same application and child channel), and gives the port.
-private func withServedProvider<Value: Sendable>(
+func withServedProvider<Value: Sendable>(
     _ limits: ConnectionLimits,
     logger: Logger = TestFixtures.quietLogger,
     _ body: @Sendable (_ port: Int) async throws -> Value
@@ -36,7 +36,7 @@ private func withServedProvider<Value: Sendable>(
     }
 }
 
-private let healthRequest = keepAliveRequest("/health")
+let healthRequest = keepAliveRequest("/health")
 
 /// A margin for the scheduler of a busy two-core machine: a limit is met if the server closes the
 /// connection no earlier than 100 ms before it and no later than this after it.

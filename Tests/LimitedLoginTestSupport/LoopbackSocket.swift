@@ -47,7 +47,9 @@ public final class LoopbackSocket: @unchecked Sendable {
 
     /// Connects to `127.0.0.1:port` (a blocking connect, which the kernel completes at once on loopback
     /// while the listen backlog has room).
-    public init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`; `from` is the loopback address to connect from (any of 127.0.0.0/8 on
+    /// Linux), so a test can stand for clients at different addresses.
+    public init(port: Int, from source: String? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -60,6 +62,19 @@ public final class LoopbackSocket: @unchecked Sendable {
         #endif
         var noDelay: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                Self.closeDescriptor(descriptor)
+                throw Failure.connect(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

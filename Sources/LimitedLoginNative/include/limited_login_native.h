@@ -58,8 +58,12 @@ typedef void (*LLFBResultCallback)(int32_t request_id, const char *result_json, 
 char *LLFBInit(const char *app_id, const char *provider, const char *state_file);
 
 /*
- * Registers the function that receives login results (NULL stops the delivery; results reached while
- * none is registered are dropped). `context` is handed back on every call.
+ * Registers the function that receives login results (NULL stops the delivery; results delivered while
+ * none is registered are dropped). `context` is handed back on every call. Each result goes to the
+ * callback registered when it is delivered. Once this function has returned, the callback it replaced is
+ * never called again, so its context may be freed at once (as a Unity domain reload frees it): if that
+ * callback is running on the library's thread, this function waits for it to return, unless it is called
+ * from inside that callback (a callback may unregister itself).
  */
 void LLFBSetResultCallback(LLFBResultCallback callback, void *context);
 

@@ -28,6 +28,17 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// process, with room for the store's files; with the timeouts above, that many connections cost a few
     /// tens of megabytes at most.
     public var maximumConnections: Int
+    /// The most connections one client address may hold at once, so that one client cannot take every
+    /// connection (a greedy or broken client, a connection flood). nil, the default: a quarter of
+    /// `maximumConnections`, at least 16 (or the maximum, when that is lower); 250 of the default 1,000.
+    /// Behind a reverse proxy every connection comes from the proxy's address: raise it to the maximum there.
+    public var maximumConnectionsPerAddress: Int?
+    /// The per-address share served: the one given (at most the maximum), else the default.
+    var servedPerAddress: Int {
+        let maximum = served.maximumConnections
+        if let given = maximumConnectionsPerAddress, given >= 1 { return min(given, maximum) }
+        return max(min(maximum, 16), maximum / 4)
+    }
     /// The shortest time between two log lines about refused connections (tests shorten it).
     var refusalLogInterval: Duration = .seconds(60)
 
@@ -37,14 +48,18 @@ public struct ConnectionLimits: Sendable, Equatable {
     ///   - idleTimeout: How long an open connection may go without a new request after an answer.
     ///   - bodyTimeout: How long a request body may take to arrive, from the end of its head.
     ///   - maximumConnections: The most connections open at once.
+    ///   - maximumConnectionsPerAddress: The most one client address may hold (nil: a quarter of the maximum,
+    ///     at least 16).
     ///
     /// A timeout of zero or less, or a maximum under 1, is served as the default.
     public init(
         headerTimeout: Duration = .seconds(30),
         idleTimeout: Duration = .seconds(75),
         bodyTimeout: Duration = .seconds(30),
-        maximumConnections: Int = 1000
+        maximumConnections: Int = 1000,
+        maximumConnectionsPerAddress: Int? = nil
     ) {
+        self.maximumConnectionsPerAddress = maximumConnectionsPerAddress
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.bodyTimeout = bodyTimeout

@@ -1,0 +1,72 @@
+import Foundation
+import LimitedLoginTestSupport
+@testable import LimitedLoginProvider
+import Logging
+import Testing
+
+/// Issue #31 item 3 and #36 item 2: one client address holding idle connections cannot lock the others out.
+/// The greedy client connects from 127.0.0.1, the others from 127.0.0.2 and 127.0.0.3 (all loopback on
+/// Linux). The assertions count connections and answers, never time: every wait is a generous bound on a
+/// liveness check.
+@Suite("Fair connections: a per-address share of the maximum")
+struct FairConnectionTests {
+    /// The issue's reproduction: with the default limits, one client opens 1,000 idle connections.
+    @Test("one client opening 1,000 idle connections holds 250 (a quarter of the default 1,000); every request of another client is answered")
+    func greedyClientGetsItsShare() async throws {
+        var limits = ConnectionLimits(headerTimeout: .seconds(600))  // the greedy client's idle connections stay for the test
+        limits.refusalLogInterval = .seconds(600)
+        #expect(limits.servedPerAddress == 250)
+        let logs = CapturedLogs()
+        var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
+        logger.logLevel = .warning
+        try await withServedProvider(limits, logger: logger) { port in
+            let (held, answers, heldAfter) = try await onOwnThread {
+                let greedy = (0..<1000).compactMap { _ in try? LoopbackSocket(port: port, from: "127.0.0.1") }
+                // The refused are closed at accept; wait until only the admitted are open (a bound, not a speed).
+                var open = greedy.count
+                for _ in 0..<600 where open > 250 {
+                    pauseThread(for: .milliseconds(100))
+                    open = greedy.filter { $0.state() == .open }.count
+                }
+                let answers = (0..<30).map { index in
+                    (try? LoopbackSocket(port: port, from: index.isMultiple(of: 2) ? "127.0.0.2" : "127.0.0.3")
+                        .exchangeBlocking(healthRequest, within: .seconds(60))) ?? "no answer"
+                }
+                let heldAfter = greedy.filter { $0.state() == .open }.count
+                withExtendedLifetime(greedy) {}
+                return (open, answers, heldAfter)
+            }
+            #expect(held == 250, "the greedy client holds \(held) connections")
+            #expect(heldAfter == 250, "the greedy client's admitted connections were kept: \(heldAfter)")
+            #expect(answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count == 30, "\(answers.filter { !$0.hasPrefix("HTTP/1.1 200 OK") }.prefix(3))")
+            let lines = logs.records.withLock { $0.filter { $0.hasPrefix("warning Refused") } }
+            #expect(lines.first?.contains("Refused 1 connection since the last report: their client address held 250, its share (serve --max-connections-per-address, ConnectionLimits.maximumConnectionsPerAddress).") == true, "\(lines)")
+        }
+    }
+
+    @Test("the share given is kept to; one address at its share does not stop another address, and the maximum still holds for all")
+    func configuredShare() async throws {
+        let limits = ConnectionLimits(maximumConnections: 5, maximumConnectionsPerAddress: 2)
+        try await withServedProvider(limits) { port in
+            let (first, second, third) = try await onOwnThread { () -> ([String], [String], [String]) in
+                func attempt(_ count: Int, from source: String, keeping kept: inout [LoopbackSocket]) -> [String] {
+                    (0..<count).map { _ in
+                        guard let socket = try? LoopbackSocket(port: port, from: source) else { return "no connection" }
+                        kept.append(socket)
+                        return (try? socket.exchangeBlocking(healthRequest, within: .seconds(60))) ?? "closed"
+                    }
+                }
+                var kept: [LoopbackSocket] = []
+                let first = attempt(3, from: "127.0.0.1", keeping: &kept)
+                let second = attempt(3, from: "127.0.0.2", keeping: &kept)
+                let third = attempt(2, from: "127.0.0.3", keeping: &kept)
+                withExtendedLifetime(kept) {}
+                return (first, second, third)
+            }
+            func answered(_ answers: [String]) -> Int { answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count }
+            #expect(answered(first) == 2, "127.0.0.1: \(first)")
+            #expect(answered(second) == 2, "127.0.0.2: \(second)")
+            #expect(answered(third) == 1, "the maximum of 5 leaves 127.0.0.3 one: \(third)")
+        }
+    }
+}
