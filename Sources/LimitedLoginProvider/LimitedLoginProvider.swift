@@ -68,6 +68,7 @@ public struct LimitedLoginProvider: Sendable {
                 adminToken = try await store.setting("admin_token") { candidate }
                 madeAdminToken = adminToken == candidate
             }
+            try await ConsoleEpoch.noteAdminToken(adminToken, in: store)
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
                 csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock, tls: tls

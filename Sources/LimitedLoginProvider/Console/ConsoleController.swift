@@ -37,8 +37,13 @@ struct ConsoleController: Sendable {
 
     private var secure: Bool { services.urls.isSecure }
 
+    /// The request's console session in the current generation (``ConsoleEpoch``), or nil.
+    private func currentSession(_ request: Request) async throws -> String? {
+        session.session(in: request, now: ProviderTime.systemNow(), epoch: try await ConsoleEpoch.current(services.store))
+    }
+
     private func show(_ request: Request) async throws -> Response {
-        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+        guard let current = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
         let done = request.uri.queryParameters.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
@@ -69,24 +74,28 @@ struct ConsoleController: Sendable {
         }
         services.logger.notice("console signed in")
         var response = Responses.redirect(to: "/_console", afterPost: true)
-        response.setCookie(session.cookie(session.newSession(now: ProviderTime.systemNow()), secure: secure))
+        let epoch = try await ConsoleEpoch.current(services.store)
+        response.setCookie(session.cookie(session.newSession(now: ProviderTime.systemNow(), epoch: epoch), secure: secure))
         return response
     }
 
     private func signOut(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+        guard let current = try await currentSession(request) else {
             return Responses.redirect(to: "/_console", afterPost: true)
         }
         guard session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
+        // Ends this session and every other one for good (a new generation), not only this browser's cookie.
+        try await ConsoleEpoch.renew(services.store)
+        services.logger.notice("console signed out: every console session ended")
         var response = Responses.redirect(to: "/_console", afterPost: true)
         response.setCookie(session.endingCookie(secure: secure))
         return response
     }
 
     private func act(_ request: Request, name: String) async throws -> Response {
-        guard let current = session.session(in: request, now: ProviderTime.systemNow()) else {
+        guard let current = try await currentSession(request) else {
             return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
         }
         var request = request
