@@ -6,8 +6,8 @@ import NIOCore
 /// Middleware for an app's own server: verifies `Authorization: Bearer <ID token>` with
 /// `LimitedLoginVerifier` and puts the identity in the request context.
 ///
-/// A missing header passes through with no identity unless ``isRequired``; a malformed header or a
-/// token that fails verification is answered 401 with `WWW-Authenticate: Bearer error="invalid_token"`
+/// A missing header passes through with no identity unless ``isRequired``; a malformed or repeated header
+/// (`Authorization` or the nonce's, read by `RequestTokenHeaders`, the verifier's rule) or a token that fails verification is answered 401 with `WWW-Authenticate: Bearer error="invalid_token"`
 /// (RFC 6750) and a JSON body that says why, and never reaches the route.
 public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: RouterMiddleware {
     public let verifier: TokenVerifier
@@ -29,22 +29,26 @@ public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: Ro
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization] else {
+        let bearer: String?
+        do { bearer = try RequestTokenHeaders.bearerToken(authorizationValues: request.headers[values: .authorization]) } catch {
+            return Self.refusal(error: "invalid_request", description: error.description, includeError: true)
+        }
+        guard let token = bearer else {
             if isRequired {
                 return Self.refusal(error: "invalid_request", description: "an Authorization: Bearer <ID token> header is required", includeError: false)
             }
             return try await next(request, context)
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, !parts[1].contains(" ") else {
-            return Self.refusal(error: "invalid_request", description: "the Authorization header must be \"Bearer <ID token>\"", includeError: true)
+        let nonceCheck: NonceCheck?
+        do { nonceCheck = try await nonce.check(request, context) } catch let problem as RequestTokenHeaders.Problem {
+            return Self.refusal(error: "invalid_request", description: problem.description, includeError: true)
         }
-        guard let nonceCheck = try await nonce.check(request, context) else {
+        guard let nonceCheck else {
             return Self.refusal(error: "invalid_request", description: nonce.missingDescription, includeError: true)
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await verifier.verify(String(parts[1]), nonce: nonceCheck)
+            verified = try await verifier.verify(token, nonce: nonceCheck)
         } catch {
             return Self.refusal(error: "invalid_token", description: error.description, code: error.code, includeError: true)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import LimitedLoginHummingbird
 import LimitedLoginJOSE
@@ -56,6 +57,35 @@ struct AuthenticatorNoncePolicyTests {
             #expect(missingChallenge == #"Bearer realm="limited-login", error="invalid_request""#)
             #expect(missingBody.contains("the X-Limited-Login-Nonce header is required: it carries the login's nonce"), "\(missingBody)")
         }
+    }
+
+    @Test("repeated headers are refused by the verifier's shared rule: two Authorization or two nonce headers, even when the first is right")
+    func repeatedHeaders() async throws {
+        for policy in [Policy.exact(fromHeader: .limitedLoginNonce), .sha256OfRawNonce(fromHeader: .limitedLoginNonce)] {
+            let router = try router(policy)
+            var twoNonces = HTTPFields()
+            twoNonces.append(HTTPField(name: .limitedLoginNonce, value: factory.nonce))
+            twoNonces.append(HTTPField(name: .limitedLoginNonce, value: "other"))
+            let (status, body, challenge) = try await get(router, token: factory.token(), headers: twoNonces)
+            #expect(status == .unauthorized)
+            #expect(challenge == #"Bearer realm="limited-login", error="invalid_request""#)
+            #expect(body.contains("the X-Limited-Login-Nonce header must be sent once, not more than once"), "\(body)")
+        }
+        let router = try router(.exact(fromHeader: .limitedLoginNonce))
+        let answer = try await Application(router: router).test(.router) { client in
+            var headers: HTTPFields = [.limitedLoginNonce: factory.nonce]
+            headers.append(HTTPField(name: .authorization, value: "Bearer \(factory.token())"))
+            headers.append(HTTPField(name: .authorization, value: "Bearer \(factory.token())"))
+            let response = try await client.execute(uri: "/whoami", method: .get, headers: headers)
+            return (response.status, String(buffer: response.body))
+        }
+        #expect(answer.0 == .unauthorized)
+        #expect(answer.1.contains("the Authorization header must be sent once, not more than once"), "\(answer.1)")
+        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) { try RequestTokenHeaders.bearerToken(authorizationValues: ["Basic abc"]) }
+        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) { try RequestTokenHeaders.bearerToken(authorizationValues: ["Bearer a b"]) }
+        #expect(try RequestTokenHeaders.bearerToken(authorizationValues: ["bearer a.b.c"]) == "a.b.c")
+        #expect(try RequestTokenHeaders.bearerToken(authorizationValues: []) == nil)
+        #expect(try RequestTokenHeaders.single(["n,1"], header: "X") == "n,1", "a comma is part of one value")
     }
 
     @Test("SHA-256 of a raw nonce from a header: the raw value passes, the hash itself (what the token shows) does not")

@@ -119,6 +119,37 @@ struct SessionPersistenceTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    @Test("a folder others can write is refused for saving and for reading, naming the folder and its mode")
+    func folderOthersCanWrite() throws {
+        let path = temporaryStatePath()
+        let folder = (path as NSString).deletingLastPathComponent
+        let store = FileTokenStore(path: path)
+        let token = AuthenticationToken(tokenString: "a.b.c", nonce: "n")
+        try store.save(SessionSnapshot(authenticationToken: token))
+        #expect(chmod(folder, 0o777) == 0)
+        let reason = "its folder \(folder) can be written by others (mode 777); keep the saved login in a folder only you can write (chmod go-w \(folder), or another LIMITED_LOGIN_STATE_FILE)"
+        #expect(throws: TokenStoreError.unwritable(path: path, reason: reason)) { try store.save(SessionSnapshot(authenticationToken: token)) }
+        #expect(throws: TokenStoreError.unreadable(path: path, reason: reason)) { try store.load() }
+        #expect(chmod(folder, 0o700) == 0)
+        #expect(try store.load()?.authenticationToken == token)
+    }
+
+    @Test("the temporary file is not at a predictable name, and a link planted at the old one is not written through")
+    func plantedLinkIsNotFollowed() throws {
+        let path = temporaryStatePath()
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let victim = folder + "/victim.txt"
+        try Data("untouched".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: path + ".tmp-\(getpid())", withDestinationPath: victim)
+        let store = FileTokenStore(path: path)
+        try store.save(SessionSnapshot(authenticationToken: AuthenticationToken(tokenString: "a.b.c", nonce: "n")))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "untouched")
+        #expect(try store.load()?.authenticationToken?.tokenString == "a.b.c")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session.json.tmp-") && $0 != "session.json.tmp-\(getpid())" }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test("login button: tracking defaults to enabled; an invalid nonce is not kept and a fresh UUID is used")
     @MainActor
     func loginButton() throws {

@@ -12,6 +12,10 @@ import Darwin
 /// A ``TokenStore`` in one JSON file that only its owner can read or write (mode 0600, in a directory
 /// of mode 0700), replaced atomically on every change so that a crash leaves the old or the new login,
 /// never half of one. On Linux this stands in for the iOS keychain.
+///
+/// A folder that others can write (group or world write permission) is refused, for reading and for
+/// saving: someone else could put a login of their choosing there. The file is written through a
+/// temporary of an unpredictable name, created exclusively and without following a link, then renamed.
 public struct FileTokenStore: TokenStore {
     public let path: String
 
@@ -33,8 +37,10 @@ public struct FileTokenStore: TokenStore {
 
     public func load() throws(TokenStoreError) -> SessionSnapshot? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        if let problem = folderProblem() { throw .unreadable(path: path, reason: problem) }
         var status = stat()
         guard stat(path, &status) == 0 else { throw .unreadable(path: path, reason: Self.errnoText()) }
+        guard status.st_uid == geteuid() else { throw .unreadable(path: path, reason: "it belongs to another user") }
         if status.st_mode & 0o077 != 0 {
             // Someone widened the file's mode: narrow it again before reading a secret from it.
             guard chmod(path, 0o600) == 0 else { throw .unreadable(path: path, reason: "it is readable by others and cannot be made private") }
@@ -65,8 +71,14 @@ public struct FileTokenStore: TokenStore {
                 )
             } catch { throw .unwritable(path: path, reason: error.localizedDescription) }
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if let problem = folderProblem() { throw .unwritable(path: path, reason: problem) }
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<8 {
+            temporary = path + ".tmp-\(getpid())-" + (0..<8).map { _ in String(UInt8.random(in: .min ... .max), radix: 16) }.joined()
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
         guard descriptor >= 0 else { throw .unwritable(path: path, reason: Self.errnoText()) }
         let written = data.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
@@ -85,6 +97,18 @@ public struct FileTokenStore: TokenStore {
             unlink(temporary)
             throw .unwritable(path: path, reason: reason)
         }
+    }
+
+    /// Why the file's folder cannot be trusted with a login (others can write to it), or nil.
+    private func folderProblem() -> String? {
+        var directory = (path as NSString).deletingLastPathComponent
+        if directory.isEmpty { directory = "." }
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return nil }  // a missing folder is made 0700 when saving
+        guard status.st_mode & 0o022 != 0 else { return nil }
+        let mode = String(status.st_mode & 0o7777, radix: 8)
+        return "its folder \(directory) can be written by others (mode \(mode)); keep the saved login in a folder only you "
+            + "can write (chmod go-w \(directory), or another LIMITED_LOGIN_STATE_FILE)"
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }

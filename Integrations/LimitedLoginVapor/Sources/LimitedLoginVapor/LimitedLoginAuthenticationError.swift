@@ -8,6 +8,9 @@ public enum LimitedLoginAuthenticationError: AbortError, Equatable, Sendable, Cu
     case missingToken
     /// The nonce policy found nothing in the request to check the token's nonce against.
     case missingNonce(String)
+    /// The `Authorization` or nonce header is malformed or was sent more than once (`RequestTokenHeaders`,
+    /// the verifier's rule, shared with the Hummingbird middleware).
+    case malformedRequest(RequestTokenHeaders.Problem)
     /// The token failed verification; the case says why.
     case invalidToken(TokenVerificationError)
     /// `req.limitedLogin.verify()` was called before `app.limitedLogin.use(verifier:nonce:)`.
@@ -27,7 +30,7 @@ public enum LimitedLoginAuthenticationError: AbortError, Equatable, Sendable, Cu
     public var headers: HTTPHeaders {
         switch self {
         case .missingToken: return ["WWW-Authenticate": #"Bearer realm="limited-login""#]
-        case .missingNonce: return ["WWW-Authenticate": #"Bearer realm="limited-login", error="invalid_request""#]
+        case .missingNonce, .malformedRequest: return ["WWW-Authenticate": #"Bearer realm="limited-login", error="invalid_request""#]
         case .invalidToken(.keySetUnavailable), .notConfigured: return [:]
         case .invalidToken: return ["WWW-Authenticate": #"Bearer realm="limited-login", error="invalid_token""#]
         }
@@ -37,6 +40,7 @@ public enum LimitedLoginAuthenticationError: AbortError, Equatable, Sendable, Cu
         switch self {
         case .missingToken: return "an Authorization: Bearer <ID token> header is required"
         case .missingNonce(let description): return description
+        case .malformedRequest(let problem): return problem.description
         case .invalidToken(let error): return error.description
         case .notConfigured:
             return "Limited Login is not configured: call app.limitedLogin.use(verifier:nonce:) before verifying"

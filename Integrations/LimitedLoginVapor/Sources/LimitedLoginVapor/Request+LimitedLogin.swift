@@ -24,8 +24,8 @@ extension Request {
         /// without the authenticator. Throws ``LimitedLoginAuthenticationError``.
         public func verify() async throws -> LimitedLoginIdentity {
             if let identity { return identity }
-            guard let bearer = request.headers.bearerAuthorization else { throw LimitedLoginAuthenticationError.missingToken }
-            let identity = try await request.application.limitedLogin.authenticator().verify(bearer.token, for: request)
+            guard let token = try LimitedLoginAuthenticator.bearerToken(of: request) else { throw LimitedLoginAuthenticationError.missingToken }
+            let identity = try await request.application.limitedLogin.authenticator().verify(token, for: request)
             request.auth.login(identity)
             return identity
         }

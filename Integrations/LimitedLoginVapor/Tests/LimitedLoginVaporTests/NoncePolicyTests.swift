@@ -23,6 +23,34 @@ final class NoncePolicyTests: XCTestCase {
         }
     }
 
+    /// Issue #31: the same rule as the Hummingbird middleware (`RequestTokenHeaders` in the verifier): a repeated
+    /// `Authorization` or nonce header is refused, even when its first value is right; so is a malformed one.
+    func testRepeatedOrMalformedHeadersAreRefusedByTheSharedRule() async throws {
+        try await withApplication(nonce: .exact(fromHeader: .limitedLoginNonce)) { app in
+            let token = try TestTokens.token()
+            var twoNonces = headers(bearer: token, nonce: TestTokens.nonce)
+            twoNonces.add(name: .limitedLoginNonce, value: "other")
+            var twoTokens = headers(bearer: token, nonce: TestTokens.nonce)
+            twoTokens.add(name: .authorization, value: "Bearer \(token)")
+            var basic = HTTPHeaders()
+            basic.add(name: .authorization, value: "Basic YTpi")
+            let cases: [(HTTPHeaders, String)] = [
+                (twoNonces, "the X-Limited-Login-Nonce header must be sent once, not more than once"),
+                (twoTokens, "the Authorization header must be sent once, not more than once"),
+                (basic, "the Authorization header must be \"Bearer <ID token>\""),
+            ]
+            for (sent, reason) in cases {
+                for path in ["me", "optional"] {
+                    try await app.test(.GET, path, headers: sent) { res async in
+                        XCTAssertEqual(res.status, .unauthorized, "\(path)")
+                        XCTAssertEqual(res.challenge, #"Bearer realm="limited-login", error="invalid_request""#, "\(path)")
+                        XCTAssertEqual(res.reason, reason, "\(path)")
+                    }
+                }
+            }
+        }
+    }
+
     func testSHA256OfRawNonceFromHeader() async throws {
         let raw = "raw-secret-42"
         let token = try TestTokens.token { $0["nonce"] = .string(NonceCheck.sha256Hex(raw)) }
