@@ -39,7 +39,7 @@ public struct LimitedLoginProvider: Sendable {
         }
         let store = try await ProviderStore.open(configuration.store, logger: logger)
         do {
-            let loader = FixtureLoader(store: store)
+            let loader = FixtureLoader(store: store, logger: logger)
             // An export's clock comes back first: what is loaded after it happens at the exported time.
             if let offset = configuration.fixtures?.clockOffset, offset != 0 { try clock.advance(by: offset, force: true) }
             if let fixtures = configuration.fixtures { try await loader.load(fixtures) }

@@ -216,6 +216,21 @@ struct DialogFlowTests {
         }
     }
 
+    @Test("a ; or , in a loopback redirect URI cannot add directives to the form_post page's Content-Security-Policy")
+    func formPostPolicyInjection() async throws {
+        try await withProvider { client, _ in
+            let browser = DialogBrowser(client: client)
+            let redirect = "http://127.0.0.1:5000/cb;script-src-elem%20*,x?a=1;b"
+            let post = try await browser.logIn(dialogPath(redirectURI: redirect, extra: [("response_mode", "form_post")]), as: TestFixtures.alice)
+            #expect(post.status == .ok, "\(post.body.prefix(300))")
+            let policy = try #require(post.headers[.init("Content-Security-Policy")!])
+            let directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(directives.count == 4, "\(policy)")
+            #expect(directives.last == "form-action http://127.0.0.1:5000/cb%3Bscript-src-elem%20*%2Cx", "\(policy)")
+            #expect(!policy.contains("script-src-elem *"))
+        }
+    }
+
     @Test("the dialog answers with and without the version segment, and not for a malformed version")
     func versionSegment() async throws {
         try await withProvider { client, _ in

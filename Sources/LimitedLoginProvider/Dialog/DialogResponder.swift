@@ -25,7 +25,7 @@ struct DialogResponder: Sendable {
             ])
             var response = Responses.html(html)
             response.headers[HTTPField.Name("Content-Security-Policy")!] =
-                "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(scriptNonce)'; form-action \(target.redirectURI)"
+                "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(scriptNonce)'; form-action \(FormActionSource.of(target.redirectURI))"
             return response
         }
     }

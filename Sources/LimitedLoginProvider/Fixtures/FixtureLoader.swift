@@ -1,8 +1,11 @@
 import LimitedLoginCore
+import Logging
 
 /// Puts fixtures and the first-start demo data into the store.
 struct FixtureLoader: Sendable {
     let store: ProviderStore
+    /// Where imported signing keys are announced (``StateImport``); nil says nothing.
+    var logger: Logger? = nil
 
     /// The demo app seeded on first start.
     static let demoAppID = "1000000000000001"
@@ -39,7 +42,7 @@ struct FixtureLoader: Sendable {
                 }
             }
         }
-        try await StateImport(store: store).load(fixtures)
+        try await StateImport(store: store, logger: logger).load(fixtures)
     }
 
     /// Adds one user and their friendships with existing users (given by ID).

@@ -339,6 +339,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             if user.password != nil, user.passwordHash != nil {
                 throw .invalid("user \(user.email) has both \"password\" and \"password_hash\"; give one")
             }
+            if let hash = user.passwordHash, let problem = PasswordHasher.importProblem(hash) {
+                throw .invalid("user \(user.email) has a \"password_hash\" that \(problem)")
+            }
             guard user.hasPassword || user.isPickable else {
                 throw .invalid("user \(user.email) has no password and is not pickable, so nobody could sign in as them")
             }

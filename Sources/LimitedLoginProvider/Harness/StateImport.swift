@@ -1,10 +1,13 @@
 import LimitedLoginCore
 import LimitedLoginJOSE
+import Logging
 
 /// Loads the parts of a fixtures file that `export` adds to apps and users: app-scoped IDs (before
 /// anything makes new ones), grants and signing keys. Idempotent: what exists already stays.
 struct StateImport: Sendable {
     let store: ProviderStore
+    /// Where a signing key published from the file is announced (one warning each); nil says nothing.
+    var logger: Logger? = nil
 
     func load(_ fixtures: ProviderFixtures) async throws {
         for entry in fixtures.appScopedIDs ?? [] {
@@ -29,6 +32,11 @@ struct StateImport: Sendable {
             try await store.insertSigningKey(SigningKeyRecord(
                 keyID: key.kid, privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: key.retiredAt
             ))
+            // Whoever wrote the file holds this private key and can sign tokens the provider's JWKS vouches for.
+            logger?.warning(
+                "Imported signing key \(key.kid) from the fixtures file: it is published in the JWKS, and anyone with the file can sign tokens with it.",
+                metadata: ["kid": "\(key.kid)"]
+            )
         }
     }
 

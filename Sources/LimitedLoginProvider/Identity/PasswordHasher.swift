@@ -11,6 +11,23 @@ import LimitedLoginJOSE
 enum PasswordHasher {
     static let defaultRounds = 20_000
 
+    /// The most rounds an imported hash may ask for: 10 × ``defaultRounds``. More would let a fixtures file
+    /// or an admin request make each sign-in as that user cost seconds of CPU (tried: 9 s at 10,000,000).
+    static let maximumImportedRounds = defaultRounds * 10
+
+    /// Why an imported `pbkdf2-sha256$<rounds>$<salt>$<hash>` cannot be taken, or nil.
+    static func importProblem(_ stored: String) -> String? {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds >= 1,
+              let salt = try? Base64URL.decode(String(parts[2])), !salt.isEmpty,
+              let hash = try? Base64URL.decode(String(parts[3])), hash.count == 32
+        else { return "is not pbkdf2-sha256$<rounds>$<salt>$<hash> (base64url; as export writes it)" }
+        guard rounds <= maximumImportedRounds else {
+            return "asks for \(rounds) rounds, more than the \(maximumImportedRounds) allowed (10 × the provider's \(defaultRounds))"
+        }
+        return nil
+    }
+
     static func hash(_ password: String, rounds: Int = defaultRounds) -> String {
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
         let derived = derive(password, salt: salt, rounds: rounds)
