@@ -100,7 +100,10 @@ struct OpenIDEndpointTests {
             // Within the reuse interval the last verdict answers; after it, the store is asked again.
             try await Task.sleep(for: .nanoseconds(Int64(RecentHealthCheck.reuseInterval) + 100_000_000))
             let down = try await client.execute(uri: "/health", method: .get)
-            #expect(down.status == .serviceUnavailable && String(buffer: down.body) == "{\"status\":\"unavailable\"}")
+            #expect(down.status == .serviceUnavailable)
+            #expect(String(buffer: down.body).hasPrefix(#"{"reason":"the store does not answer: "#), "\(String(buffer: down.body))")
+            #expect(String(buffer: down.body).hasSuffix(#","status":"unavailable"}"#))
+            #expect(down.headers[.retryAfter] == "5")
         }
     }
 
@@ -109,13 +112,12 @@ struct OpenIDEndpointTests {
         let recent = RecentHealthCheck()
         let checks = Mutex(0)
         for _ in 0..<5 {
-            #expect(await recent.healthy { checks.withLock { $0 += 1 } })
+            #expect(await recent.problem { checks.withLock { $0 += 1 }; return nil } == nil)
         }
         #expect(checks.withLock { $0 } == 1)
-        struct Down: Error {}
         let failing = RecentHealthCheck()
-        #expect(await failing.healthy { throw Down() } == false)
-        #expect(await failing.healthy { } == false, "a failed verdict is reused too, for the same second")
+        #expect(await failing.problem { "down" } == "down")
+        #expect(await failing.problem { nil } == "down", "a failed verdict is reused too, for the same second")
     }
 
     @Test("discovery, JWKS and certs carry an ETag and Cache-Control; If-None-Match with it gets 304 without a body")

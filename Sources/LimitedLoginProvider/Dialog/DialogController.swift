@@ -204,7 +204,9 @@ struct DialogController: Sendable {
         services.metrics.dialogShown("error")
         services.metrics.error("dialog_page", code: String(error.status))
         let html = try services.pages.render(.error, ["title": error.title, "message": error.message])
-        return Responses.html(html, status: HTTPResponse.Status(code: error.status))
+        var response = Responses.html(html, status: HTTPResponse.Status(code: error.status))
+        if error.status == 503 { response.headers[.retryAfter] = String(StoreOutage.retryAfter) }
+        return response
     }
 
     private func consentPage(_ dialog: DialogRequest, user: TestUserRecord, request: Request) async throws -> Response {

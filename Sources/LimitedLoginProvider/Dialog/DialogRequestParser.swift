@@ -40,7 +40,10 @@ struct DialogRequestParser: Sendable {
         }
         let app: AppRecord?
         do { app = try await store.app(id: appID) } catch {
-            throw .page(DialogPageError(status: 500, title: "Service unavailable", message: "The provider cannot read its store."))
+            let cause = StoreOutage.cause(of: error) ?? "the database failed"
+            throw .page(DialogPageError(
+                status: 503, title: "Service unavailable", message: "The provider cannot use its store (\(cause)). Try again in a few seconds."
+            ))
         }
         guard let app else {
             throw .page(DialogPageError(

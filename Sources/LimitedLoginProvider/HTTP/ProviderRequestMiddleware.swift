@@ -16,12 +16,14 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     let log: RequestLog
     let metrics: RequestMetrics
     let missingPage: MissingPage
+    let storeOutage: StoreOutage
 
     init(services: ProviderServices) {
         clock = services.clock
         log = RequestLog(logger: services.logger)
         metrics = RequestMetrics(metrics: services.metrics)
         missingPage = MissingPage(services: services)
+        storeOutage = StoreOutage(pages: services.pages, homeURL: services.urls.baseURL + "/")
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -38,6 +40,14 @@ struct ProviderRequestMiddleware: RouterMiddleware {
                     finished(request, context: context, status: error.status.code, since: start)
                     throw error
                 } catch {
+                    if let cause = StoreOutage.cause(of: error) {
+                        // The store failed: 503 and Retry-After in the client's shape, the cause in one log line.
+                        log.storeFailed(request, cause: cause, error: error)
+                        var response = try storeOutage.response(for: request, cause: cause)
+                        response.headers[RequestLog.requestIDField] = id
+                        finished(request, context: context, status: response.status.code, since: start)
+                        return response
+                    }
                     let elapsed = Self.elapsed(since: start)
                     log.failed(request, error: error, milliseconds: elapsed.milliseconds)
                     metrics.record(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: 500, nanoseconds: elapsed.nanoseconds)

@@ -3,7 +3,9 @@ import LimitedLoginJOSE
 import NIOCore
 import SQLKit
 
-/// `GET /health`: 200 `{"status":"ok"}` when the store answers and a key can sign; 503 otherwise.
+/// `GET /health`: 200 `{"status":"ok"}` when the store answers, can write (a one-row write probe) and a
+/// key can sign; 503 `{"status":"unavailable","reason":"…"}` otherwise, the reason in words (a full disk, a
+/// read-only store, a database that cannot be reached, no key that can sign).
 /// For load balancers and orchestrators; no secrets, no authentication. The verdict of a check is reused
 /// for a second (``RecentHealthCheck``), so polling it hard costs no store query per poll.
 struct HealthController: Sendable {
@@ -15,23 +17,36 @@ struct HealthController: Sendable {
     }
 
     private static let healthyBody = ByteBuffer(bytes: JSONSerializer.serialize(.object(["status": "ok"])))
-    private static let unhealthyBody = ByteBuffer(bytes: JSONSerializer.serialize(.object(["status": "unavailable"])))
     private static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+
+    /// nil when healthy, else why not, in words; each failure logged in one line with the store's own text.
+    private func check() async -> String? {
+        let store = services.store
+        do { try await store.ping() } catch {
+            return failed("the store does not answer: " + (StoreOutage.cause(of: error) ?? "the database failed"), error)
+        }
+        do { try await store.probeWrite(at: ProviderTime.systemNow()) } catch {
+            return failed("the store cannot write: " + (StoreOutage.cause(of: error) ?? "the database failed"), error)
+        }
+        do { _ = try await services.keyring.current() } catch {
+            return failed("no signing key can sign", error)
+        }
+        return nil
+    }
+
+    private func failed(_ problem: String, _ error: any Error) -> String {
+        services.logger.warning("health check failed: \(problem) (\(error))")
+        return problem
+    }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/health") { _, _ in
-            let healthy = await recent.healthy {
-                do {
-                    try await services.store.ping()
-                    _ = try await services.keyring.current()
-                } catch {
-                    services.logger.warning("health check failed: \(type(of: error))")
-                    throw error
-                }
-            }
-            return healthy
-                ? Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: Self.healthyBody))
-                : Response(status: .serviceUnavailable, headers: Self.headers, body: .init(byteBuffer: Self.unhealthyBody))
+            let problem = await recent.problem { await check() }
+            guard let problem else { return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: Self.healthyBody)) }
+            let body = JSONSerializer.serialize(.object(["status": "unavailable", "reason": .string(problem)]))
+            var headers = Self.headers
+            headers[.retryAfter] = String(StoreOutage.retryAfter)
+            return Response(status: .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 }

@@ -12,7 +12,8 @@ final class RecentHealthCheck: Sendable {
     static let reuseInterval: UInt64 = 1_000_000_000
 
     private struct Verdict {
-        var healthy: Bool
+        /// nil: healthy; else why not.
+        var problem: String?
         var checkedAt: UInt64
     }
 
@@ -20,18 +21,12 @@ final class RecentHealthCheck: Sendable {
 
     init() {}
 
-    /// True when healthy: the recent verdict, or `check`'s (which throws when unhealthy).
-    func healthy(checkingWith check: () async throws -> Void) async -> Bool {
+    /// nil when healthy, else the problem: the recent verdict, or `check`'s (which returns the problem).
+    func problem(checkingWith check: () async -> String?) async -> String? {
         let now = DispatchTime.now().uptimeNanoseconds
-        if let verdict = last.withLock({ $0 }), now &- verdict.checkedAt < Self.reuseInterval { return verdict.healthy }
-        let healthy: Bool
-        do {
-            try await check()
-            healthy = true
-        } catch {
-            healthy = false
-        }
-        last.withLock { $0 = Verdict(healthy: healthy, checkedAt: DispatchTime.now().uptimeNanoseconds) }
-        return healthy
+        if let verdict = last.withLock({ $0 }), now &- verdict.checkedAt < Self.reuseInterval { return verdict.problem }
+        let problem = await check()
+        last.withLock { $0 = Verdict(problem: problem, checkedAt: DispatchTime.now().uptimeNanoseconds) }
+        return problem
     }
 }

@@ -119,4 +119,10 @@ extension ProviderStore {
     public func ping() async throws(StoreError) {
         try await run("ping") { try await db.raw("SELECT 1").run() }
     }
+
+    /// A one-row write (`health_probe` in the settings): the store can write now (a full disk or a
+    /// read-only file fails it). `/health` makes it at most once a second.
+    func probeWrite(at now: Int64) async throws(StoreError) {
+        try await setSetting("health_probe", to: String(now))
+    }
 }
