@@ -60,9 +60,18 @@ struct StoreSignInStateTests {
                 return try await group.reduce(into: [Bool]()) { $0.append($1) }
             }
             #expect(results.filter { $0 }.count == 1)
-            try await store.purgeUsedFormTokens(now: 2_500)
+            #expect(try await store.usedFormsHorizon() == 0)
+            try await store.purgeUsedFormTokens(settled: 2_500)
+            #expect(try await store.usedFormsHorizon() == 2_500, "the horizon is recorded before anything is forgotten")
             #expect(try await store.consumeFormToken(hash: "h1", expiresAt: 2_000), "h1 expired and was purged")
             #expect(try await store.consumeFormToken(hash: "h2", expiresAt: 3_000) == false, "h2 is still kept")
+            // Within a minute of the last horizon nothing new is recorded (a write a minute at most), and a
+            // horizon never goes back, even when a node with an earlier clock records one.
+            try await store.purgeUsedFormTokens(settled: 2_530)
+            #expect(try await store.usedFormsHorizon() == 2_500)
+            try await store.purgeUsedFormTokens(settled: 4_000)
+            #expect(try await store.usedFormsHorizon() == 4_000)
+            #expect(try await store.consumeFormToken(hash: "h2", expiresAt: 3_000), "h2 was purged at the new horizon")
         }
     }
 

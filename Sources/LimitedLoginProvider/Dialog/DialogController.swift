@@ -176,7 +176,9 @@ struct DialogController: Sendable {
         case .expired:
             return Self.formExpired
         case .valid(let hash, let expiresAt):
-            try await services.store.purgeUsedFormTokens(now: now)
+            try await services.store.purgeUsedFormTokens(settled: ProviderTime.settledNow())
+            // Its record may be gone: refused, so that a clock moved back cannot make a used form usable again.
+            if expiresAt < (try await services.store.usedFormsHorizon()) { return Self.formExpired }
             return try await services.store.consumeFormToken(hash: hash, expiresAt: expiresAt) ? nil : Self.formReplayed
         }
     }

@@ -15,10 +15,35 @@ extension ProviderStore {
         }
     }
 
-    /// Forgets used tokens that expired before `now`.
-    func purgeUsedFormTokens(now: Int64) async throws(StoreError) {
-        try await run("form token") {
-            try await db.delete(from: "ll_used_form_tokens").where("expires_at", .lessThan, now).run()
+    static let usedFormsHorizonSetting = "used_forms_forgotten_before"
+
+    /// Forgets used tokens that expired before a horizon, and records the horizon first (in the store, for
+    /// every node): a form that expired before it can no longer be told used or not, so ``usedFormsHorizon()``
+    /// refuses it whatever the clock shows later. A clock moved back therefore never makes a used form
+    /// usable again. The horizon is `settled` (``ProviderTime/settledNow()``: never ahead of the system's
+    /// time), recorded when it has moved on by a minute, so that a form post costs a write a minute at most.
+    func purgeUsedFormTokens(settled: Int64) async throws(StoreError) {
+        var horizon = caches.usedFormsHorizon.load(ordering: .relaxed)
+        if settled - horizon >= 60 {
+            try await run("form token") {
+                try await db.raw("""
+                    INSERT INTO ll_settings (name, value) VALUES (\(bind: Self.usedFormsHorizonSetting), \(bind: String(settled)))
+                    ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                    WHERE CAST(ll_settings.value AS BIGINT) < CAST(excluded.value AS BIGINT)
+                    """).run()
+            }
+            caches.usedFormsHorizon.store(settled, ordering: .relaxed)
+            horizon = settled
         }
+        guard horizon > 0 else { return }
+        try await run("form token") {
+            try await db.delete(from: "ll_used_form_tokens").where("expires_at", .lessThan, horizon).run()
+        }
+    }
+
+    /// The time before which used forms may have been forgotten (0: none yet); a form that expires before
+    /// it is refused as expired.
+    func usedFormsHorizon() async throws(StoreError) -> Int64 {
+        Int64(try await settingValue(Self.usedFormsHorizonSetting) ?? "") ?? 0
     }
 }

@@ -10,16 +10,19 @@ extension ProviderStore {
     /// Counts one more failed sign-in under `key` and returns the count, in one statement, so that
     /// concurrent failures (on this node or on any node of a shared database) each get a distinct count.
     ///
-    /// A window older than `window` seconds starts afresh at `now` with this failure.
+    /// A window older than `window` seconds, or one that begins after `now` (the clock was moved back past
+    /// it), starts afresh at `now` with this failure.
     func countSignInFailure(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
         let expired = now - window
         let row = try await run("sign-in attempts") {
             try await db.raw("""
                 INSERT INTO ll_sign_in_attempts (attempt_key, window_start, attempts) VALUES (\(bind: key), \(bind: now), 1)
                 ON CONFLICT (attempt_key) DO UPDATE SET
-                attempts = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired) THEN 1
+                attempts = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired)
+                    OR ll_sign_in_attempts.window_start > \(bind: now) THEN 1
                     ELSE ll_sign_in_attempts.attempts + 1 END,
-                window_start = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired) THEN \(bind: now)
+                window_start = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired)
+                    OR ll_sign_in_attempts.window_start > \(bind: now) THEN \(bind: now)
                     ELSE ll_sign_in_attempts.window_start END
                 RETURNING attempts, window_start
                 """).first()
@@ -31,11 +34,13 @@ extension ProviderStore {
         return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
     }
 
-    /// The failures counted under `key` in a window that has not ended at `now` (none: 0, from `now`).
+    /// The failures counted under `key` in a window that has begun and not ended at `now` (none: 0, from
+    /// `now`). A window that begins after `now` (counted before the clock was moved back) counts nothing.
     func signInFailures(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
         let row = try await run("sign-in attempts") {
             try await db.select().columns("attempts", "window_start").from("ll_sign_in_attempts")
-                .where("attempt_key", .equal, key).where("window_start", .greaterThan, now - window).first()
+                .where("attempt_key", .equal, key).where("window_start", .greaterThan, now - window)
+                .where("window_start", .lessThanOrEqual, now).first()
         }
         guard let row else { return SignInAttemptCount(attempts: 0, windowStart: now) }
         guard let attempts = try? row.decode(column: "attempts", as: Int64.self),

@@ -83,6 +83,9 @@ final class StoreCaches: Sendable {
         grantGeneration.add(1, ordering: .sequentiallyConsistent)
     }
 
+    /// The last time this node recorded as the used forms' horizon (``ProviderStore/purgeUsedFormTokens(settled:)``).
+    let usedFormsHorizon = Atomic<Int64>(0)
+
     /// How long apps, users and sessions read from the store are reused by this node.
     static let referenceLifetime: Duration = .seconds(2)
 
