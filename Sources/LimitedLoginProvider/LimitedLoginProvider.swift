@@ -37,7 +37,7 @@ public struct LimitedLoginProvider: Sendable {
         if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
             throw ProviderConfigurationError(description: problem)
         }
-        let store = try await ProviderStore.open(configuration.store, logger: logger)
+        let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
         do {
             let loader = FixtureLoader(store: store, logger: logger)
             // An export's clock comes back first: what is loaded after it happens at the exported time.

@@ -36,6 +36,9 @@ public struct ProviderConfiguration: Sendable {
     /// provider's own address and the real service's host names (`serve --tls`); the issuer is then
     /// `https://www.facebook.com` unless `issuer` says otherwise.
     public var tls: Bool = false
+    /// Make a store in an existing SQLite file that would otherwise be refused: an empty one, or a database
+    /// without the provider's tables (`serve --init`).
+    public var initializesStore: Bool = false
 
     public init(
         host: String = "127.0.0.1",

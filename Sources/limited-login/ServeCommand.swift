@@ -100,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("tls"), help: "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited. and graph.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run.")
     var tls = false
 
+    @Flag(name: .customLong("init"), help: "Make a store in an existing --database file that is otherwise refused: an empty file (what a failed copy looks like) or an SQLite database without the provider's tables.")
+    var initializeStore = false
+
     @Option(name: .customLong("ca-file"), help: "With --tls: write the local CA's certificate (PEM, no private key) to this file at start.")
     var caFile: String?
 
@@ -185,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
             connectionLimits: try connectionLimits
         )
         configuration.tls = tls
+        configuration.initializesStore = initializeStore
         let starting = "Starting the provider (\(store))…"
         if exec != nil { printErrorLine(starting) } else { printLine(starting) }
         OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)

@@ -11,7 +11,7 @@ enum ServeEnvironment {
         ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
         ("max-connections-per-address", false),
-        ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("ca-file", false),
+        ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("ca-file", false), ("init", true),
     ]
 
     /// The variable that stands for `--name`.

@@ -30,8 +30,39 @@ struct StoreStartChecksTests {
         FileManager.default.createFile(atPath: database, contents: Data())
         let result = try await CLIProcess.run(["serve", "--port", "0", "--database", database])
         #expect(result.status == 1)
-        #expect(result.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is empty (a failed copy?); delete it to start a new store, or give the file that holds the store\n"), "\(result.error)")
+        #expect(result.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is empty (a failed copy?); give the file that holds the store, or add --init to start a new store in it\n"), "\(result.error)")
         #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int == 0)
+        // --init says to make one there.
+        let made = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--init", "--exec", "true"])
+        #expect(made.status == 0, "\(made.error)")
+        #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int ?? 0 > 0)
+    }
+
+    @Test("an SQLite file without the provider's tables (another program's) is refused and left as it is, unless --init")
+    func foreignDatabaseRefused() async throws {
+        let folder = try Self.folder()
+        let database = folder.appendingPathComponent("other.sqlite").path
+        let created = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
+        #expect(created.status == 0, "\(created.error)")
+        // Make it another program's: a table of its own, none of the provider's.
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            for (name,) in c.execute("select name from sqlite_master where type='table' and name like 'll_%'").fetchall():
+                c.execute('drop table "%s"' % name)
+            c.execute("create table notes (id integer primary key, text text)")
+            c.commit()
+            """, database]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        let refused = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
+        #expect(refused.status == 1)
+        #expect(refused.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is a database without the provider's tables (another program's file?); give another --database, or add --init to make a store in it\n"), "\(refused.error)")
+        let made = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--init", "--exec", "true"])
+        #expect(made.status == 0, "\(made.error)")
     }
 
     @Test("a damaged page in the middle of the file is found at start, in one line")

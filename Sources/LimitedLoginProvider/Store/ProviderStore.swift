@@ -31,7 +31,11 @@ public final class ProviderStore: Sendable {
     }
 
     /// Opens (creating if needed) the store and brings its schema up to date.
-    public static func open(_ location: StoreLocation, logger: Logger) async throws(StoreError) -> ProviderStore {
+    ///
+    /// An existing SQLite file that is empty (a failed copy looks like that), or that holds tables but none
+    /// of the provider's (another program's database), is refused, unless `initializing` says to make a
+    /// store in it (`serve --init`).
+    public static func open(_ location: StoreLocation, logger: Logger, initializing: Bool = false) async throws(StoreError) -> ProviderStore {
         // The drivers log statements and their bound values at debug level; keep them quieter than that,
         // so that no log level shows what the store holds.
         var driverLogger = logger
@@ -48,7 +52,7 @@ public final class ProviderStore: Sendable {
         if case .sqliteFile(let path) = location {
             fileLock = try StoreFileLock(databasePath: path)
             do {
-                try StoreFileLock.refuseEmpty(databasePath: path)
+                if !initializing { try StoreFileLock.refuseEmpty(databasePath: path) }
                 try StoreFileLock.createPrivately(databasePath: path)
             } catch {
                 fileLock?.release()
@@ -73,6 +77,16 @@ public final class ProviderStore: Sendable {
                     let first = (verdict ?? "no answer").split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
                     throw StoreError.corrupt("the SQLite file fails its integrity check (\(first)); restore it from a copy")
                 }
+                if !initializing, case .sqliteFile(let path) = location {
+                    let tables = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'").all()
+                        .compactMap { try? $0.decode(column: "name", as: String.self) }
+                    if !tables.isEmpty, !tables.contains(where: { $0.hasPrefix("ll_") }) {
+                        throw StoreError.unavailable(
+                            "the SQLite file \(path) is a database without the provider's tables (another program's file?); "
+                                + "give another --database, or add --init to make a store in it"
+                        )
+                    }
+                }
                 try await db.raw("PRAGMA journal_mode=WAL").run()
             }
             try await db.raw("PRAGMA synchronous=FULL").run()
@@ -81,6 +95,8 @@ public final class ProviderStore: Sendable {
         } catch let error as StoreError {
             try? await connection.close()
             fileLock?.release()
+            // A refusal of this file already names it and says what to do.
+            if case .unavailable = error { throw error }
             throw .unavailable("cannot use \(location): \(error.description)")
         } catch {
             try? await connection.close()

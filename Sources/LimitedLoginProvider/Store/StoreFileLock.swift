@@ -49,7 +49,7 @@ final class StoreFileLock: @unchecked Sendable {
         var status = stat()
         guard stat(databasePath, &status) == 0, status.st_size == 0 else { return }
         throw .unavailable(
-            "the SQLite file \(databasePath) is empty (a failed copy?); delete it to start a new store, or give the file that holds the store"
+            "the SQLite file \(databasePath) is empty (a failed copy?); give the file that holds the store, or add --init to start a new store in it"
         )
     }
 
