@@ -73,8 +73,9 @@ struct SilentAndClassicLoginTests {
             )
             let parameters = try done.redirectParameters()
             #expect(parameters.pairs.map(\.name) == [
-                "access_token", "data_access_expiration_time", "expires_in", "id_token", "state", "granted_scopes", "denied_scopes", "graph_domain",
-            ])
+                "access_token", "data_access_expiration_time", "expires_in", "id_token", "signed_request", "state", "granted_scopes",
+                "denied_scopes", "graph_domain",
+            ], "signed_request was asked for (issue #33: the iOS SDK reads the user ID from it)")
             let accessToken = try #require(try parameters.single("access_token"))
             #expect(try parameters.single("expires_in") == String(TokenLifetimes.defaultAccessToken))
             let dataAccessText = try #require(try parameters.single("data_access_expiration_time"))

@@ -98,9 +98,18 @@ struct LoginCompletion: Sendable {
             claims = idToken.claims
             returned.insert("id_token", at: 0)
         }
+        var code: String?
         if dialog.wantsCode {
-            parameters.append("code", try await issuer.code(request: dialog, userID: user.id, granted: granted))
+            let issued = try await issuer.code(request: dialog, userID: user.id, granted: granted)
+            code = issued
+            parameters.append("code", issued)
             returned.append("code")
+        }
+        if dialog.responseTypes.contains(.signedRequest) {
+            // The iOS SDK takes AccessToken.userID from it (a classic login has no ID token to read it from).
+            let asid = try await services.store.appScopedID(appID: dialog.app.id, userID: user.id)
+            parameters.append("signed_request", SignedRequest.make(userID: asid, code: code, issuedAt: ProviderTime.now(), secret: dialog.app.secret))
+            returned.append("signed_request")
         }
         if let state = dialog.target.state { parameters.append("state", state) }
         let grantedNames = scopes.sorted(), declinedNames = grant.declined.map(\.name).sorted()
