@@ -97,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds a request body may take to arrive, from the end of its head.", valueName: "seconds"))
     var bodyTimeout = Int(ConnectionLimits().bodyTimeout.components.seconds)
 
-    @Flag(name: .customLong("tls"), help: "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited. and graph.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run.")
+    @Flag(name: .customLong("tls"), help: "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited., www.limited., graph., ep1. and ep2.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run.")
     var tls = false
 
     @Flag(name: .customLong("init"), help: "Make a store in an existing --database file that is otherwise refused: an empty file (what a failed copy looks like) or an SQLite database without the provider's tables.")
@@ -225,7 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
                 "  certs:      \(urls.certificatesURL)",
             ]
             if provider.certificateAuthorityPEM != nil {
-                lines.append("  HTTPS with a certificate from this provider's local CA, also for www., m., limited. and graph.facebook.com")
+                lines.append("  HTTPS with a certificate from this provider's local CA, also for www., m., limited., www.limited., graph., ep1. and ep2.facebook.com")
                 lines.append(writtenCA.map { "  CA certificate: \($0) (trust it where clients run; see 'limited-login ca export --help')" }
                     ?? "  CA certificate: 'limited-login ca export > ca.pem' (trust it where clients run)")
             }

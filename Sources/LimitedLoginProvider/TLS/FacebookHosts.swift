@@ -6,7 +6,9 @@
 ///   and `/platform/…`.
 /// - `limited.facebook.com`: discovery and the JWKS (`/.well-known/oauth/openid/jwks/`), the certificates,
 ///   and the dialog.
-/// - `graph.facebook.com`: the Graph API and `oauth/access_token`.
+/// - `graph.facebook.com`, and `ep1.facebook.com` / `ep2.facebook.com` (where the iOS SDK sends Graph calls
+///   and profile pictures on iOS 17 and later): the Graph API and `oauth/access_token`.
+/// - `www.limited.facebook.com`: `/platform/…` (the uninstall endpoint the documentation names there).
 ///
 /// The console, the admin API, `/health`, `/metrics`, the home page and the demo callback answer only at
 /// the provider's own address.
@@ -16,7 +18,10 @@ enum FacebookHosts {
     static let bare = "facebook.com"
     static let limited = "limited.facebook.com"
     static let graph = "graph.facebook.com"
-    static let all = [www, mobile, bare, limited, graph]
+    static let graphEndpoint1 = "ep1.facebook.com"
+    static let graphEndpoint2 = "ep2.facebook.com"
+    static let wwwLimited = "www.limited.facebook.com"
+    static let all = [www, mobile, bare, limited, graph, graphEndpoint1, graphEndpoint2, wwwLimited]
 
     /// The real issuer of Limited Login ID tokens.
     static let issuer = "https://www.facebook.com"
@@ -42,8 +47,10 @@ enum FacebookHosts {
             || trimmed == "/.well-known/oauth/openid/certs"
         let isPage = trimmed.hasPrefix("/assets/") || trimmed == "/favicon.ico"
         switch host {
-        case graph:
+        case graph, graphEndpoint1, graphEndpoint2:
             return (versioned && !isDialog) || trimmed == "/oauth/access_token" || trimmed == "/favicon.ico"
+        case wwwLimited:
+            return parts.first == "platform"
         case limited:
             return isOIDC || isDialog || isPage
         default:
