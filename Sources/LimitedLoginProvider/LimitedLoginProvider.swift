@@ -47,9 +47,11 @@ public struct LimitedLoginProvider: Sendable {
             let emptiedOnPurpose = try await store.settingValue(AdminStateController.emptiedSetting) == "1"
             let seeded = configuration.seedsDemoData && !emptiedOnPurpose ? try await loader.seedDemoDataIfEmpty() : false
             let scheme = configuration.tls ? "https" : "http"
+            let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
+            let standsInForFacebook = configuration.tls && configuration.publicBaseURL == nil && issuer == FacebookHosts.issuer
             let urls = ProviderURLs(
                 baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
-                issuer: configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
+                issuer: issuer, pictureBase: standsInForFacebook ? "https://" + FacebookHosts.graph : nil
             )
             let tls = configuration.tls
                 ? try await ServerTLS.prepare(store: store, host: configuration.host, publicBaseURL: configuration.publicBaseURL)

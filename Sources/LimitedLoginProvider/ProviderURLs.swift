@@ -6,12 +6,17 @@ import Synchronization
 public final class ProviderURLs: Sendable {
     private let base: Mutex<String>
     private let configuredIssuer: String?
+    /// Where pictures are served when not at the base URL: `https://graph.facebook.com` when the provider
+    /// stands in for the real service (`--tls` with the real issuer), a name a device reaches through its
+    /// hosts file, where the base URL (127.0.0.1) would point at the device itself.
+    private let pictureBase: String?
     /// The Graph / dialog version used in the URLs the provider prints.
     public static let apiVersion = "v21.0"
 
-    init(baseURL: String, issuer: String?) {
+    init(baseURL: String, issuer: String?, pictureBase: String? = nil) {
         self.base = Mutex(Self.trimmed(baseURL))
         self.configuredIssuer = issuer
+        self.pictureBase = pictureBase
     }
 
     func setBaseURL(_ url: String) {
@@ -34,7 +39,7 @@ public final class ProviderURLs: Sendable {
     public var isSecure: Bool { baseURL.hasPrefix("https://") }
 
     /// The picture URL put in ID tokens.
-    func pictureURL(asid: String) -> String { baseURL + "/\(Self.apiVersion)/\(asid)/picture" }
+    func pictureURL(asid: String) -> String { (pictureBase ?? baseURL) + "/\(Self.apiVersion)/\(asid)/picture" }
 
     /// True when the base URL is a loopback address, so that its own paths are loopback redirect URIs.
     var isLoopback: Bool {

@@ -36,6 +36,26 @@ struct ProviderTLSTests {
         }
     }
 
+    /// Issue #33 item 4: under `--tls` a token's picture must be reachable from a device (whose hosts file names
+    /// the provider), not at 127.0.0.1, which on the device is the device itself.
+    @Test("standing in for the real service, the picture claim is on graph.facebook.com; with a public URL, on that")
+    func pictureHost() async throws {
+        var configuration = harnessConfiguration()
+        configuration.publicBaseURL = nil
+        configuration.tls = true
+        try await withProvider(configuration) { client, _ in
+            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let picture = try #require(minted.object["claims"]?.objectValue?["picture"]?.stringValue)
+            #expect(picture.hasPrefix("https://graph.facebook.com/v21.0/") && picture.hasSuffix("/picture"), "\(picture)")
+        }
+        configuration.publicBaseURL = "https://idp.example.test"
+        try await withProvider(configuration) { client, _ in
+            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let picture = try #require(minted.object["claims"]?.objectValue?["picture"]?.stringValue)
+            #expect(picture.hasPrefix("https://idp.example.test/v21.0/"), "\(picture)")
+        }
+    }
+
     @Test("a live provider with TLS answers a client that trusts only its CA, under its own address and a Facebook host name; a client without the CA refuses it")
     func servesHTTPS() async throws {
         var configuration = TestFixtures.configuration(publicBaseURL: nil)
