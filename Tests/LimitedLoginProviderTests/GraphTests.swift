@@ -193,17 +193,56 @@ struct GraphTests {
         }
     }
 
-    @Test("the picture is a generated SVG with the person's initials")
+    /// Issue #33 item 4: iOS's UIImage and Unity's texture loader cannot decode SVG.
+    @Test("the picture is a PNG sized like the real endpoint's (type, width/height), with the initials in white; SVG when asked")
     func picture() async throws {
         try await withProvider { client, provider in
             _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
             let asid = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
-            let response = try await client.execute(uri: "/v21.0/\(asid)/picture", method: .get)
-            #expect(response.status == .ok)
-            #expect(response.headers[.contentType] == "image/svg+xml")
-            #expect(String(buffer: response.body).contains(">AS</text>"))
+            for (query, side) in [("", 50), ("?type=normal", 100), ("?type=large", 200), ("?width=120&height=80", 120), ("?width=5000", 512)] {
+                let response = try await client.execute(uri: "/v21.0/\(asid)/picture\(query)", method: .get)
+                #expect(response.status == .ok, "\(query)")
+                #expect(response.headers[.contentType] == "image/png", "\(query)")
+                let bytes = Array(response.body.readableBytesView)
+                #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "the PNG signature")
+                let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+                #expect(width == side && height == side, "\(query): \(width)×\(height)")
+                // IHDR's CRC covers its type and data.
+                let crc = bytes[29..<33].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                #expect(crc == PNGImage.crc32(Array(bytes[12..<29])))
+            }
+            let large = AvatarPicture(user: try #require(try await provider.store.user(id: TestFixtures.alice))).png(side: 200)
+            #expect(large.count > 200 * 200 * 3, "stored blocks: the pixels as they are")
+            let svg = try await client.execute(uri: "/v21.0/\(asid)/picture?format=svg", method: .get)
+            #expect(svg.headers[.contentType] == "image/svg+xml" && String(buffer: svg.body).contains(">AS</text>"))
+            let badType = try await client.execute(uri: "/v21.0/\(asid)/picture?type=huge", method: .get)
+            #expect(badType.status == .badRequest && String(buffer: badType.body).contains(#""code":100"#))
+            let badWidth = try await client.execute(uri: "/v21.0/\(asid)/picture?width=-3", method: .get)
+            #expect(badWidth.status == .badRequest)
             let missing = try await client.execute(uri: "/v21.0/999/picture", method: .get)
             #expect(missing.status == .notFound)
         }
+    }
+
+    @Test("the avatar's pixels: the background is the person's color, the initials' cells are white")
+    func avatarPixels() throws {
+        let user = TestUserRecord(id: "100001", firstName: "Alice", lastName: "Smith", email: "a@example.com")
+        let avatar = AvatarPicture(user: user)
+        let image = avatar.png(side: 110)
+        // One stored block (110 × (110 × 3 + 1) bytes < 65,535): the rows start 2 + 5 bytes into IDAT's data.
+        let idat = try #require(Self.range(of: Array("IDAT".utf8), in: image))
+        let pixels = Array(image[(idat + 4 + 2 + 5)...])
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[(y * (110 * 3 + 1) + 1 + x * 3)..<(y * (110 * 3 + 1) + 1 + x * 3 + 3)]) }
+        let background = AvatarPicture.rgb(hue: avatar.hue)
+        #expect(pixel(0, 0) == [background.0, background.1, background.2])
+        // "A" starts at the left of 11 cells of 5 px (55 px wide, 27 px in), its top row's second cell white.
+        let cell = 110 / 2 / 11, left = (110 - 11 * cell) / 2, top = (110 - 7 * cell) / 2
+        #expect(pixel(left + cell + 1, top + 1) == [255, 255, 255], "the A's top bar")
+        #expect(pixel(left + 1, top + 1) == [background.0, background.1, background.2], "the A's rounded corner")
+    }
+
+    static func range(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
     }
 }

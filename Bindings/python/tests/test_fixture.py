@@ -115,6 +115,31 @@ def test_a_token_for_a_subject_no_stored_user_has(limited_login):
     assert caught.value.message == 'Give "user" or "subject", not both.'
 
 
+def test_the_picture_in_a_token_is_a_png_a_real_decoder_reads(limited_login):
+    import struct
+    import urllib.request
+    import zlib
+
+    picture = limited_login.token(ALICE).claims["picture"]
+    with urllib.request.urlopen(picture + "?type=normal", timeout=30) as response:
+        assert response.headers["Content-Type"] == "image/png"
+        data = response.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    offset, chunks, idat = 8, [], b""
+    while offset < len(data):
+        (length,) = struct.unpack(">I", data[offset:offset + 4])
+        kind, body = data[offset + 4:offset + 8], data[offset + 8:offset + 8 + length]
+        (crc,) = struct.unpack(">I", data[offset + 8 + length:offset + 12 + length])
+        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, kind
+        chunks.append(kind)
+        idat += body if kind == b"IDAT" else b""
+        offset += 12 + length
+    assert chunks[0] == b"IHDR" and chunks[-1] == b"IEND"
+    width, height, depth, color = struct.unpack(">IIBB", data[16:26])
+    assert (width, height, depth, color) == (100, 100, 8, 2)
+    assert len(zlib.decompress(idat)) == 100 * (100 * 3 + 1)
+
+
 @pytest.mark.limited_login(id_token_lifetime=600)
 def test_the_marker_passes_serve_options(limited_login):
     claims = limited_login.token(ALICE).claims

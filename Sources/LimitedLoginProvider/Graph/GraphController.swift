@@ -21,7 +21,7 @@ struct GraphController: Sendable {
         }
         router.get("/:version/:id/picture") { request, context in
             guard let version = context.parameters.get("version"), DialogController.isVersion(version) else { throw HTTPError(.notFound) }
-            return try await picture(context.parameters.get("id") ?? "")
+            do { return try await picture(context.parameters.get("id") ?? "", request) } catch let error as GraphError { return error.response }
         }
     }
 
@@ -133,22 +133,28 @@ struct GraphController: Sendable {
         return Responses.json(.object(["success": true]))
     }
 
-    /// A generated picture: the person's initials on a color of their own. Public, like real picture URLs.
-    private func picture(_ id: String) async throws -> Response {
+    /// A generated picture (``AvatarPicture``): a PNG sized by `type` or `width`/`height` as the real endpoint
+    /// sizes it; an SVG with `format=svg`. Public, like real picture URLs.
+    private func picture(_ id: String, _ request: Request) async throws -> Response {
         guard let owner = try await services.store.owner(ofAppScopedID: id), let user = try await services.store.user(id: owner.userID) else {
             throw HTTPError(.notFound)
         }
-        let initials = HTMLEscaping.escape(String(user.firstName.prefix(1)) + String(user.lastName.prefix(1)))
-        let hue = user.id.utf8.reduce(0) { ($0 * 31 + Int($1)) % 360 }
-        let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200">\
-            <rect width="200" height="200" fill="hsl(\(hue),55%,55%)"/>\
-            <text x="100" y="128" font-family="Helvetica,Arial,sans-serif" font-size="84" fill="#fff" text-anchor="middle">\(initials)</text>\
-            </svg>
-            """
-        return Response(
-            status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
-            body: .init(byteBuffer: ByteBuffer(string: svg))
-        )
+        let query = request.uri.queryParameters
+        guard let side = AvatarPicture.side(
+            type: query.get("type"), width: query.get("width"), height: query.get("height")
+        ) else {
+            throw GraphError("(#100) type must be one of small, normal, album, large, square; width and height positive numbers.", code: 100)
+        }
+        let avatar = AvatarPicture(user: user)
+        let headers: HTTPFields
+        let body: ByteBuffer
+        if query.get("format") == "svg" {
+            headers = [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"]
+            body = ByteBuffer(string: avatar.svg(side: side))
+        } else {
+            headers = [.contentType: "image/png", .cacheControl: "public, max-age=86400"]
+            body = ByteBuffer(bytes: avatar.png(side: side))
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 }
