@@ -107,6 +107,7 @@ public struct LimitedLoginProvider: Sendable {
         AdminController(services: services, adminToken: adminToken).addRoutes(to: router)
         ConsoleController(services: services, adminToken: adminToken).addRoutes(to: router)
         GraphController(services: services).addRoutes(to: router)
+        DebugTokenController(services: services).addRoutes(to: router)
         return router
     }
 

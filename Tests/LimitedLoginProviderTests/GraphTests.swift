@@ -7,7 +7,7 @@ import LimitedLoginJOSE
 @testable import LimitedLoginProvider
 import Testing
 
-private struct GraphReply {
+struct GraphReply {
     let status: HTTPResponse.Status
     let headers: HTTPFields
     let object: JSONObject
@@ -15,14 +15,14 @@ private struct GraphReply {
     var error: JSONObject? { object["error"]?.objectValue }
 }
 
-private func graph(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> GraphReply {
+func graph(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> GraphReply {
     let response = try await client.execute(uri: path, method: method, headers: headers)
     let value = try StrictJSONParser().parse(Array(String(buffer: response.body).utf8))
     return GraphReply(status: response.status, headers: response.headers, object: try #require(value.objectValue, "\(String(buffer: response.body))"))
 }
 
 /// A classic login for `userID` with `scope`; returns the access token and the ID token.
-private func classicLogin(_ client: any TestClientProtocol, as userID: String, scope: String, appID: String = TestFixtures.appID,
+func classicLogin(_ client: any TestClientProtocol, as userID: String, scope: String, appID: String = TestFixtures.appID,
                           ticking: [String]? = nil) async throws -> (access: String, id: String) {
     let redirect = appID == TestFixtures.appID ? TestFixtures.registeredRedirect : "http://127.0.0.1:7000/cb"
     let page = try await DialogBrowser(client: client).logIn(

@@ -72,7 +72,7 @@ struct HarnessTokenTests {
             let app = TestFixtures.appID
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (#"{"user":"alice@example.com"}"#, .badRequest, "Give \"app_id\"."),
-                (#"{"app_id":"\#(app)"}"#, .badRequest, "Give \"user\": a test user's ID or email."),
+                (#"{"app_id":"\#(app)"}"#, .badRequest, "Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has)."),
                 (#"{"app_id":"999","user":"alice@example.com"}"#, .notFound, "No app with ID 999."),
                 (#"{"app_id":"\#(app)","user":"nobody@example.com"}"#, .notFound, "No test user nobody@example.com (give an ID or an email)."),
                 (#"{"app_id":"\#(app)","user":"alice@example.com","defect":"rotten"}"#, .badRequest,

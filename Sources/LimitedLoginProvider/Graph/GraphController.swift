@@ -2,8 +2,8 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The Graph API subset for classic login (SPEC section 5): `me`, `{asid}`, `me/permissions`,
-/// `{asid}/picture`. (`oauth/access_token` is ``CodeExchangeController``.)
+/// The Graph API subset for classic login (SPEC section 5): `me`, `{asid}`, `me/permissions`, `me/picture`,
+/// `{asid}/picture`. (`debug_token` is ``DebugTokenController``.) (`oauth/access_token` is ``CodeExchangeController``.)
 struct GraphController: Sendable {
     let services: ProviderServices
     var resolver: GraphCallerResolver { GraphCallerResolver(services: services) }
@@ -12,6 +12,7 @@ struct GraphController: Sendable {
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/:version/me") { request, context in try await answer(request, context) { try await me($0, $1) } }
         router.get("/:version/me/permissions") { request, context in try await answer(request, context) { try await permissions($0, $1) } }
+        router.get("/:version/me/picture") { request, context in try await answer(request, context) { try await myPicture($0, $1) } }
         router.delete("/:version/me/permissions") { request, context in try await answer(request, context) { try await revoke($0, $1) } }
         router.delete("/:version/me/permissions/:permission") { request, context in
             try await answer(request, context) { try await revoke(context.parameters.get("permission") ?? "", $1) }
@@ -89,6 +90,33 @@ struct GraphController: Sendable {
         let isApp: Bool
         if case .app = caller { isApp = true } else { isApp = false }
         return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: grant, callerIsApp: isApp)))
+    }
+
+    /// `me/picture`: a redirect to the person's picture (the same `type`, `width` and `height`), or with
+    /// `redirect=0` (or `false`) its description, `{"data": {"url", "width", "height", "is_silhouette"}}`.
+    private func myPicture(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        let (user, _) = try await person(of: caller)
+        func single(_ name: String) throws(GraphError) -> String? {
+            do { return try query.single(name) } catch { throw GraphError("The request is ambiguous: \(error.description).", code: 100) }
+        }
+        let type = try single("type"), width = try single("width"), height = try single("height")
+        guard let side = AvatarPicture.side(type: type, width: width, height: height) else {
+            throw GraphError("(#100) type must be one of small, normal, album, large, square; width and height positive numbers.", code: 100)
+        }
+        let asid = try await services.store.appScopedID(appID: caller.app.id, userID: user.id)
+        var sizing = FormParameters()
+        for (name, value) in [("type", type), ("width", width), ("height", height)] { if let value { sizing.append(name, value) } }
+        let url = services.urls.pictureURL(asid: asid) + (sizing.pairs.isEmpty ? "" : "?" + sizing.encoded)
+        switch try single("redirect") {
+        case "0"?, "false"?:
+            return Responses.json(.object(["data": .object([
+                "height": .number(Double(side)), "is_silhouette": false, "url": .string(url), "width": .number(Double(side)),
+            ])]))
+        case nil, "1"?, "true"?:
+            return Responses.redirect(to: url, afterPost: false)
+        case let other?:
+            throw GraphError("(#100) redirect must be a boolean, not \(other).", code: 100)
+        }
     }
 
     private func permissions(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {

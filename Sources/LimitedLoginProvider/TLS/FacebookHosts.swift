@@ -48,7 +48,7 @@ enum FacebookHosts {
         let isPage = trimmed.hasPrefix("/assets/") || trimmed == "/favicon.ico"
         switch host {
         case graph, graphEndpoint1, graphEndpoint2:
-            return (versioned && !isDialog) || trimmed == "/oauth/access_token" || trimmed == "/favicon.ico"
+            return (versioned && !isDialog) || trimmed == "/oauth/access_token" || trimmed == "/debug_token" || trimmed == "/favicon.ico"
         case wwwLimited:
             return parts.first == "platform"
         case limited:
