@@ -46,9 +46,8 @@ public final class LoopbackSocket: @unchecked Sendable {
     private var peerClosed = false
 
     /// Connects to `127.0.0.1:port` (a blocking connect, which the kernel completes at once on loopback
-    /// while the listen backlog has room).
-    /// Connects to 127.0.0.1:`port`; `from` is the loopback address to connect from (any of 127.0.0.0/8 on
-    /// Linux), so a test can stand for clients at different addresses.
+    /// while the listen backlog has room); `from` is the loopback address to connect from (any of
+    /// 127.0.0.0/8 on Linux), so a test can stand for clients at different addresses.
     public init(port: Int, from source: String? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -63,34 +62,36 @@ public final class LoopbackSocket: @unchecked Sendable {
         var noDelay: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0 else {
-                let code = errno
-                Self.closeDescriptor(descriptor)
-                throw Failure.connect(code)
-            }
+            try Self.use(descriptor, Self.address(source, port: 0)) { bind($0, $1, $2) }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Self.closeDescriptor(descriptor)
-            throw Failure.connect(code)
-        }
+        try Self.use(descriptor, Self.address("127.0.0.1", port: port)) { connect($0, $1, $2) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { release() }
+
+    private static func address(_ host: String, port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        return address
+    }
+
+    /// Calls `bind` or `connect` (`call`) with `address`; on failure closes the descriptor and throws.
+    private static func use(
+        _ descriptor: Int32, _ address: sockaddr_in, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws {
+        var address = address
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            closeDescriptor(descriptor)
+            throw Failure.connect(code)
+        }
+    }
 
     /// Closes the connection from this side.
     public func release() {
