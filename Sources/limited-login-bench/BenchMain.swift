@@ -34,6 +34,10 @@ enum BenchMain {
           signin-timing
                    a failed sign-in's time through the real dialog for a known email (wrong password)
                    against unknown emails, alternated, medians and their ratio (--tries N, default 200)
+          idle-memory
+                   resident memory of an in-process provider with N idle keep-alive connections open
+                   (--connections N, default 1000) and after they close, three rounds: what they take
+                   and how much of it is kept
         """
 
     static func main() async {
@@ -105,6 +109,15 @@ enum BenchMain {
                 try await benchmark.run()
             } catch {
                 FileHandle.standardError.write(Data("signin-timing benchmark failed: \(error)\n".utf8))
+                exit(1)
+            }
+        case "idle-memory":
+            do {
+                var benchmark = IdleConnectionMemoryBenchmark()
+                if let connections = positive("--connections", in: arguments) { benchmark.connections = connections }
+                try await benchmark.run()
+            } catch {
+                FileHandle.standardError.write(Data("idle-memory benchmark failed: \(error)\n".utf8))
                 exit(1)
             }
         case "-h", "--help", "help":

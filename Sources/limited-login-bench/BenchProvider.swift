@@ -32,14 +32,18 @@ struct BenchProvider {
 
     /// Starts a provider on `store`. With `session`, it joins the signed-in session another node made
     /// (the store is shared) instead of making the grants and a session itself.
-    /// `signInLimits`: the sign-in guessing limits (the sign-in benchmark lifts them).
-    static func start(store: StoreLocation, session existing: String? = nil, signInLimits: SignInLimits = SignInLimits()) async throws -> BenchProvider {
+    /// `signInLimits` and `connectionLimits`: the limits (the sign-in and idle-memory benchmarks lift them).
+    static func start(
+        store: StoreLocation, session existing: String? = nil, signInLimits: SignInLimits = SignInLimits(),
+        connectionLimits: ConnectionLimits = ConnectionLimits()
+    ) async throws -> BenchProvider {
         var logger = Logger(label: "bench-provider")
         logger.logLevel = .critical
         var configuration = ProviderConfiguration(
             port: 0, store: store, issuer: "https://bench.example", fixtures: existing == nil ? fixtures : nil, seedsDemoData: false
         )
         configuration.signInLimits = signInLimits
+        configuration.connectionLimits = connectionLimits
         let provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
         var session = existing ?? ""
         if existing == nil {
