@@ -76,6 +76,8 @@ public struct LimitedLoginProvider: Sendable {
                 csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock, tls: tls
             )
             if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
+            // A shared store's clock is the cluster's: an import's offset is published, else the stored one adopted.
+            if configuration.fixtures?.clockOffset != nil { try await services.clusterClock.publish(offset: clock.offset) } else { await services.clusterClock.refreshIfDue(now: true) }
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
                 madeAdminToken: madeAdminToken, services: services

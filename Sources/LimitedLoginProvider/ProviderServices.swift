@@ -21,6 +21,8 @@ final class ProviderServices: Sendable {
     let adminTokenAttempts: AdminTokenAttempts
     /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.
     let tls: ServerTLS?
+    /// Keeps the clock the cluster's when the store is shared.
+    let clusterClock: ClusterClock
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
@@ -28,6 +30,7 @@ final class ProviderServices: Sendable {
         clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue(), tls: ServerTLS? = nil
     ) {
         self.tls = tls
+        clusterClock = ClusterClock(store: store, clock: clock, keyring: keyring)
         adminTokenAttempts = AdminTokenAttempts(limits: configuration.adminTokenAttemptLimits)
         self.clock = clock
         self.scenarios = scenarios

@@ -87,4 +87,50 @@ struct MultiNodeTests {
         let refused = try await HTTPExchange.send(first.baseURL + "/v21.0/me", headers: [("Authorization", "OAuth \(accessToken)")])
         #expect(refused.body.contains("\"error_subcode\":458"), "\(refused.body)")
     }
+
+    /// Issue #36 item 3: with PostgreSQL the clock and its effects are the cluster's.
+    @Test("the clock is the cluster's: a move through one node reaches the other within seconds, and a node started later begins with it")
+    func clusterClock() async throws {
+        let database = try await PostgresTestDatabase.create()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-clock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let token = "nodes-admin-token-16"
+        let arguments = ["--port", "0", "--database", database, "--admin-token", token, "--issuer", Self.issuer]
+        let first = try await ServerProcess.start(arguments, directory: folder)
+        defer { Task { await first.stop() } }
+        let second = try await ServerProcess.start(arguments, directory: folder)
+        defer { Task { await second.stop() } }
+        func offset(_ node: ServerProcess) async throws -> Int64? {
+            let shown = try await HTTPExchange.send(node.baseURL + "/_admin/clock", headers: [("Authorization", "Bearer \(token)")])
+            guard case .object(let object) = try StrictJSONParser().parse(Array(shown.body.utf8)) else { return nil }
+            return object["offset"]?.numberValue.map { Int64($0) }
+        }
+        /// Polls `node` until its offset is `expected` (a bound on a liveness check, not a speed).
+        func waitFor(_ expected: Int64, on node: ServerProcess) async throws -> Int64? {
+            var seen = try await offset(node)
+            for _ in 0..<60 where seen != expected {
+                try await Task.sleep(for: .milliseconds(250))
+                seen = try await offset(node)
+            }
+            return seen
+        }
+        let advanced = try await CLIProcess.run(["clock", "advance", "1h", "--provider", first.baseURL, "--admin-token", token])
+        #expect(advanced.status == 0, "\(advanced.error)")
+        #expect(try await waitFor(3600, on: second) == 3600, "the second node took the first node's move")
+        let minted = try await CLIProcess.run([
+            "token", "--app-id", LoginCommandTests.demoApp, "--user", "alice@example.com", "--json", "--provider", second.baseURL, "--admin-token", token,
+        ])
+        guard case .object(let answer) = try StrictJSONParser().parse(Array(minted.output.utf8)),
+              let iat = answer["claims"]?.objectValue?["iat"]?.numberValue
+        else { Issue.record("no claims: \(minted.output) \(minted.error)"); return }
+        #expect(abs(iat - (Date().timeIntervalSince1970 + 3600)) < 120, "the second node issues at the cluster's time")
+
+        let third = try await ServerProcess.start(arguments, directory: folder)
+        defer { Task { await third.stop() } }
+        #expect(try await offset(third) == 3600, "a node started later begins with the cluster's clock")
+
+        let reset = try await CLIProcess.run(["clock", "reset", "--provider", second.baseURL, "--admin-token", token])
+        #expect(reset.status == 0, "\(reset.error)")
+        #expect(try await waitFor(0, on: first) == 0, "a reset through the second node reached the first")
+    }
 }

@@ -17,6 +17,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     let metrics: RequestMetrics
     let missingPage: MissingPage
     let storeOutage: StoreOutage
+    let clusterClock: ClusterClock
 
     init(services: ProviderServices) {
         clock = services.clock
@@ -24,11 +25,13 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         metrics = RequestMetrics(metrics: services.metrics)
         missingPage = MissingPage(services: services)
         storeOutage = StoreOutage(pages: services.pages, homeURL: services.urls.baseURL + "/")
+        clusterClock = services.clusterClock
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = RequestLog.requestID(offered: request.headers[RequestLog.requestIDField])
         let start = ContinuousClock.now
+        await clusterClock.refreshIfDue()
         return try await ProviderTime.$clock.withValue(clock) {
             try await RequestLogContext.$requestID.withValue(id) {
                 do {

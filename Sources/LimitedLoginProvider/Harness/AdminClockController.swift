@@ -59,7 +59,9 @@ struct AdminClockController: Sendable {
         } catch {
             return AdminController.error(error.description, status: .conflict)
         }
+        let offset = clock.offset
         services.keyring.forgetSnapshot()
+        try await services.clusterClock.publish(offset: offset)
         services.logger.notice("provider clock moved", metadata: ["now": "\(clock.now())", "offset": "\(clock.offset)"])
         return show()
     }

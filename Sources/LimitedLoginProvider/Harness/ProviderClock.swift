@@ -22,7 +22,8 @@ public enum ProviderClockError: Error, Equatable, Sendable, CustomStringConverti
 /// offset that `advance` and `set` change and `reset` clears. Every expiry the provider decides follows it:
 /// token `iat`/`exp`, access-token and data-access expiry, sessions, codes and the key rotation schedule.
 ///
-/// One clock per provider process; nodes sharing a PostgreSQL database each keep their own.
+/// One clock per provider process; nodes sharing a PostgreSQL database keep theirs the same through the
+/// store (``ClusterClock``).
 public final class ProviderClock: Sendable {
     private struct State {
         var offset: Int64 = 0
@@ -76,6 +77,11 @@ public final class ProviderClock: Sendable {
             state.offset = time - system
             return time
         }
+    }
+
+    /// Takes the offset another node set (``ClusterClock``): that node applied the rules already.
+    func adopt(offset: Int64) {
+        state.withLock { $0.offset = offset }
     }
 
     /// Back to the system's time (always allowed: the system clock is the truth tokens are checked against).
