@@ -4,7 +4,8 @@ import Hummingbird
 /// clock (``ProviderTime``, which tests move) with a request ID (``RequestLog``), routes by `Host` under a
 /// Facebook host name (``FacebookHosts``), dresses the router's bare 404 and 405 (``MissingPage``), and
 /// when the answer is ready, sends back the request ID, logs the request and counts it in the metrics
-/// (``RequestMetrics``).
+/// (``RequestMetrics``). A request that the store fails under is answered 503 in its client's shape
+/// (``StoreOutage``); with a shared store, the clock is brought up to the cluster's first (``ClusterClock``).
 ///
 /// One middleware rather than one per concern: each of Hummingbird's middleware layers is an async call
 /// with a closure of its own, and five of them cost static endpoints a tenth of their speed
@@ -24,14 +25,14 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         log = RequestLog(logger: services.logger)
         metrics = RequestMetrics(metrics: services.metrics)
         missingPage = MissingPage(services: services)
-        storeOutage = StoreOutage(pages: services.pages, homeURL: services.urls.baseURL + "/")
+        storeOutage = StoreOutage(pages: services.pages, urls: services.urls)
         clusterClock = services.clusterClock
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = RequestLog.requestID(offered: request.headers[RequestLog.requestIDField])
         let start = ContinuousClock.now
-        await clusterClock.refreshIfDue()
+        if clusterClock.isShared { await clusterClock.refreshIfDue() }
         return try await ProviderTime.$clock.withValue(clock) {
             try await RequestLogContext.$requestID.withValue(id) {
                 do {

@@ -13,7 +13,8 @@ struct StoreOutage {
     static let retryAfter = 5
 
     /// The cause, in words, of a store failure that is worth retrying, or nil for one that is not (a
-    /// duplicate, an unreadable stored value).
+    /// duplicate, an unreadable stored value, an error of the database that is none of these: a bug, which a
+    /// retry would not mend, stays a 500).
     static func cause(of error: any Error) -> String? {
         guard let store = error as? StoreError else { return nil }
         let text: String
@@ -34,11 +35,12 @@ struct StoreOutage {
             return "the database cannot be reached"
         }
         if lowered.contains("locked") || lowered.contains("busy") { return "the database is busy" }
-        return "the database failed"
+        return nil
     }
 
     let pages: PageRenderer
-    let homeURL: String
+    /// The provider's addresses: the page's home link is read when it is made (the port may be chosen late).
+    let urls: ProviderURLs
 
     func response(for request: Request, cause: String) throws -> Response {
         let message = "The provider cannot use its store (\(cause)). Try again in a few seconds."
@@ -46,7 +48,7 @@ struct StoreOutage {
         if request.uri.path.hasPrefix("/_admin") {
             response = AdminController.error(message, status: .serviceUnavailable)
         } else if Self.isForBrowsers(request) {
-            let html = try pages.render(.error, ["title": "Service unavailable", "message": message, "homeURL": homeURL])
+            let html = try pages.render(.error, ["title": "Service unavailable", "message": message, "homeURL": urls.baseURL + "/"])
             response = Responses.html(html, status: .serviceUnavailable)
         } else {
             response = Responses.json(.object(["error": .object([

@@ -14,15 +14,16 @@ final class ClusterClock: Sendable {
     let store: ProviderStore
     let clock: ProviderClock
     let keyring: SigningKeyring
+    /// True when the store is shared (PostgreSQL): only then is there a cluster to keep the clock with.
+    let isShared: Bool
     private let nextCheck = Atomic<UInt64>(0)
 
     init(store: ProviderStore, clock: ProviderClock, keyring: SigningKeyring) {
         self.store = store
         self.clock = clock
         self.keyring = keyring
+        isShared = store.location.isShared
     }
-
-    private var isShared: Bool { store.location.isShared }
 
     /// After this node moved the clock: `offset`, the one the move made (read right after it), for every node.
     /// It is set here again once written, so that a look at the store by a concurrent request, which could

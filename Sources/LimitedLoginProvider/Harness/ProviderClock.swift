@@ -23,7 +23,7 @@ public enum ProviderClockError: Error, Equatable, Sendable, CustomStringConverti
 /// token `iat`/`exp`, access-token and data-access expiry, sessions, codes and the key rotation schedule.
 ///
 /// One clock per provider process; nodes sharing a PostgreSQL database keep theirs the same through the
-/// store (``ClusterClock``).
+/// store (a move through one node reaches the others within about a second).
 public final class ProviderClock: Sendable {
     private struct State {
         var offset: Int64 = 0
@@ -79,7 +79,7 @@ public final class ProviderClock: Sendable {
         }
     }
 
-    /// Takes the offset another node set (``ClusterClock``): that node applied the rules already.
+    /// Takes the offset another node set (the cluster clock): that node applied the rules already.
     func adopt(offset: Int64) {
         state.withLock { $0.offset = offset }
     }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// The provider's state: apps, test users, friendships, app-scoped IDs, grants, sessions, codes, access
 /// tokens, signing keys and settings.
@@ -19,6 +20,8 @@ public final class ProviderStore: Sendable {
     let db: any SQLDatabase
     let caches: StoreCaches
     private let closeConnection: @Sendable () async throws -> Void
+    /// Set by ``close()``.
+    private let isClosed = Atomic<Bool>(false)
     public let location: StoreLocation
 
     init(db: any SQLDatabase, location: StoreLocation, close: @escaping @Sendable () async throws -> Void) {
@@ -109,13 +112,16 @@ public final class ProviderStore: Sendable {
         })
     }
 
-    /// Closes the connection; later calls fail.
+    /// Closes the connection; later calls fail with ``StoreError/unavailable(_:)`` ("the store is closed").
     public func close() async {
+        isClosed.store(true, ordering: .relaxed)
         try? await closeConnection()
     }
 
+
     /// Runs a store operation, turning driver errors into ``StoreError``.
     func run<T>(_ what: String, _ body: () async throws -> T) async throws(StoreError) -> T {
+        guard !isClosed.load(ordering: .relaxed) else { throw .unavailable("the store is closed") }
         do {
             return try await body()
         } catch let error as StoreError {
