@@ -39,8 +39,9 @@ func withServedProvider<Value: Sendable>(
 let healthRequest = keepAliveRequest("/health")
 
 /// A margin for the scheduler of a busy two-core machine: a limit is met if the server closes the
-/// connection no earlier than 100 ms before it and no later than this after it.
-private let lateness = Duration.seconds(3)  // a loaded 2-core machine running the whole suite: seen 2.4 s
+/// connection no earlier than 100 ms before it and no later than this after it. A liveness bound, not a
+/// speed: the whole suite beside two busy processes once starved this process for tens of seconds.
+private let lateness = Duration.seconds(10)
 
 private func seconds(_ duration: Duration) -> String {
     String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
@@ -135,12 +136,14 @@ struct ConnectionLimitTests {
 
     @Test("pipelined requests sent in one write are all answered, and the idle timeout starts after the last answer")
     func pipelinedRequests() async throws {
-        let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(1), bodyTimeout: .seconds(10))
+        // The header timeout is long: this test is about pipelining and the idle timeout, and under load (the
+        // suite beside two busy processes) the first answer once took longer than 10 s.
+        let limits = ConnectionLimits(headerTimeout: .seconds(120), idleTimeout: .seconds(1), bodyTimeout: .seconds(10))
         try await withServedProvider(limits) { port in
             let (answers, closedAfter) = try await onOwnThread {
                 let socket = try LoopbackSocket(port: port)
                 try socket.send(String(repeating: healthRequest, count: 3))
-                let answers = try (1...3).map { _ in try socket.responseBlocking() }
+                let answers = try (1...3).map { _ in try socket.responseBlocking(within: .seconds(90)) }
                 return (answers, socket.waitUntilClosedBlocking(within: .seconds(1) + lateness + .seconds(2)))
             }
             for (round, answer) in answers.enumerated() {
