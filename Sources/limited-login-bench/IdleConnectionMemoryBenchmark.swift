@@ -42,21 +42,10 @@ struct IdleConnectionMemoryBenchmark {
     }
 
     /// A connection that asked for `/health` once, read the answer, and stays open; its descriptor (nil if
-    /// the provider refused it).
+    /// the provider refused it). Not a ``RawHTTPConnection``: its 64 KiB buffer would count in this process's
+    /// resident size.
     static func idleConnection(port: Int) throws -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchmarkError.unexpectedResponse("socket() failed: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw BenchmarkError.unexpectedResponse("connect() failed: \(errno)")
-        }
+        let descriptor = try RawHTTPConnection.connectLoopback(port: port)
         let request = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
             close(descriptor)

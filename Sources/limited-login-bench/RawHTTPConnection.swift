@@ -25,27 +25,34 @@ final class RawHTTPConnection {
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     init(port: Int) throws {
+        socketDescriptor = try Self.connectLoopback(port: port)
+    }
+
+    /// A blocking TCP connection to 127.0.0.1:`port` with Nagle off: its descriptor.
+    static func connectLoopback(port: Int) throws -> Int32 {
         #if canImport(Glibc)
-        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        socketDescriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard socketDescriptor >= 0 else { throw Failure.connect(errno) }
+        guard descriptor >= 0 else { throw Failure.connect(errno) }
         var noDelay: Int32 = 1
-        setsockopt(socketDescriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
-            close(socketDescriptor)
-            throw Failure.connect(errno)
+            let code = errno
+            close(descriptor)
+            throw Failure.connect(code)
         }
+        return descriptor
     }
 
     deinit { close(socketDescriptor) }
