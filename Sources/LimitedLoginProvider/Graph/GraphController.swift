@@ -26,6 +26,11 @@ struct GraphController: Sendable {
         }
     }
 
+    /// A picture's `type`, `width` or `height` that ``AvatarPicture/side(type:width:height:)`` refuses.
+    static let badPictureSize = GraphError(
+        "(#100) type must be one of small, normal, album, large, square; width and height positive numbers.", code: 100
+    )
+
     /// Runs a Graph handler with the request's query and caller, turning failures into the Graph error shape.
     private func answer(
         _ request: Request, _ context: BasicRequestContext,
@@ -101,7 +106,7 @@ struct GraphController: Sendable {
         }
         let type = try single("type"), width = try single("width"), height = try single("height")
         guard let side = AvatarPicture.side(type: type, width: width, height: height) else {
-            throw GraphError("(#100) type must be one of small, normal, album, large, square; width and height positive numbers.", code: 100)
+            throw Self.badPictureSize
         }
         let asid = try await services.store.appScopedID(appID: caller.app.id, userID: user.id)
         var sizing = FormParameters()
@@ -171,7 +176,7 @@ struct GraphController: Sendable {
         guard let side = AvatarPicture.side(
             type: query.get("type"), width: query.get("width"), height: query.get("height")
         ) else {
-            throw GraphError("(#100) type must be one of small, normal, album, large, square; width and height positive numbers.", code: 100)
+            throw Self.badPictureSize
         }
         let avatar = AvatarPicture(user: user)
         let headers: HTTPFields
