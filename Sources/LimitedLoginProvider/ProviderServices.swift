@@ -13,6 +13,8 @@ final class ProviderServices: Sendable {
     let metrics: ProviderMetrics
     let clock: ProviderClock
     let scenarios: ScenarioQueue
+    /// Faults injected on the key endpoints and the Graph API of this node.
+    let faults = EndpointFaults()
     /// The last logins completed here, for the console and `GET /_admin/logins`.
     let recentLogins = RecentLogins()
     /// The password checks in flight on this node, which hold places under the sign-in limits.

@@ -36,12 +36,16 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(name: .customLong("publish-delay"), help: "Seconds between publishing the new key and signing with it.")
         var publishDelay: Int = 600
 
+        @Flag(name: .customLong("drop-previous"), help: "Unpublish every other key at once (needs --publish-delay 0): tokens they signed stop verifying.")
+        var dropPrevious = false
+
         func validate() throws {
             guard (0...2_592_000).contains(publishDelay) else { throw ValidationError("--publish-delay must be 0 to 2592000 seconds.") }
+            if dropPrevious, publishDelay != 0 { throw ValidationError("--drop-previous needs --publish-delay 0 (the new key must sign at once).") }
         }
 
         func run() async throws {
-            try await AdminRequest.run(connection, output, path: "/_admin/keys/rotate", method: .POST, body: .form("publish_delay=\(publishDelay)")) {
+            try await AdminRequest.run(connection, output, path: "/_admin/keys/rotate", method: .POST, body: .form("publish_delay=\(publishDelay)" + (dropPrevious ? "&drop_previous=true" : ""))) {
                 "Published a new signing key.\n" + AdminOutput.fields($0)
             }
         }

@@ -14,8 +14,9 @@ struct ScenarioCommand: AsyncParsableCommand {
               limited-login scenario add --app-id 1000000000000001 --user bob@example.com --claims '{"email":"other@example.com"}'
               limited-login scenario list
               limited-login scenario clear
+              limited-login scenario fault --endpoint keys --status 500 --count 3     # the key endpoints fail (see 'scenario fault --help')
             """,
-        subcommands: [Add.self, List.self, Clear.self]
+        subcommands: [Add.self, List.self, Clear.self, Fault.self, Faults.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -80,7 +81,19 @@ struct ScenarioCommand: AsyncParsableCommand {
         var appID: String?
         @OptionGroup var connection: AdminConnection
 
+        @Flag(help: "Remove the faults set with 'scenario fault' instead.")
+        var faults = false
+
+        func validate() throws {
+            if faults, appID != nil { throw ValidationError("--faults clears every fault; it takes no --app-id.") }
+        }
+
         func run() async throws {
+            if faults {
+                let answer = try await AdminRequest.send(connection, path: "/_admin/faults", method: .DELETE)
+                printLine("removed \(answer.objectValue?["removed"]?.integerValue ?? 0) fault(s)")
+                return
+            }
             var query = FormParameters()
             if let appID { query.append("app_id", appID) }
             let path = "/_admin/scenarios" + (appID == nil ? "" : "?" + query.encoded)

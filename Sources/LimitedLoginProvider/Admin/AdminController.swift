@@ -28,6 +28,7 @@ struct AdminController: Sendable {
         AdminGrantController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminClockController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminScenarioController(services: services).addRoutes(to: router, guarded: adminGuard)
+        AdminFaultController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminTokenController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminStateController(services: services).addRoutes(to: router, guarded: adminGuard)
         AdminLoginsController(services: services).addRoutes(to: router, guarded: adminGuard)
@@ -99,6 +100,7 @@ struct AdminController: Sendable {
 
     private func rotate(_ request: inout Request) async throws -> Response {
         var delay: Int64 = RotationDefaults.publishDelay
+        var dropPrevious = false
         if request.headers[.contentType] != nil || (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 {
             let form = try await request.formBody(limit: services.configuration.maximumBodySize)
             if let text = try? form.single("publish_delay") {
@@ -107,12 +109,19 @@ struct AdminController: Sendable {
                 }
                 delay = value
             }
+            if let text = try? form.single("drop_previous") {
+                guard text == "true" || text == "false" else { return Self.error("drop_previous must be true or false.", status: .badRequest) }
+                dropPrevious = text == "true"
+            }
         }
-        let record = try await services.keyring.rotate(publishDelay: delay)
+        if dropPrevious, delay != 0 {
+            return Self.error("drop_previous needs publish_delay=0: the new key must sign at once when the others are dropped.", status: .badRequest)
+        }
+        let record = try await services.keyring.rotate(publishDelay: delay, dropPrevious: dropPrevious)
         services.logger.notice("signing key rotation scheduled", metadata: ["kid": "\(record.keyID)", "signs_from": "\(record.signsFrom)"])
         return Responses.json(.object([
             "kid": .string(record.keyID), "signs_from": .number(Double(record.signsFrom)),
-            "publish_delay": .number(Double(delay)),
+            "publish_delay": .number(Double(delay)), "dropped_previous": .bool(dropPrevious),
         ]))
     }
 }

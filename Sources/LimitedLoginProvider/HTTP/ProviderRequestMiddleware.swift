@@ -19,6 +19,8 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     let missingPage: MissingPage
     let storeOutage: StoreOutage
     let clusterClock: ClusterClock
+    let faults: EndpointFaults
+    let faultAnswer: EndpointFaultAnswer
 
     init(services: ProviderServices) {
         clock = services.clock
@@ -27,6 +29,8 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         missingPage = MissingPage(services: services)
         storeOutage = StoreOutage(pages: services.pages, urls: services.urls)
         clusterClock = services.clusterClock
+        faults = services.faults
+        faultAnswer = EndpointFaultAnswer(keyring: services.keyring)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -62,17 +66,28 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     }
 
     /// The route's answer, under a Facebook host name only for the paths that host serves, with the
-    /// router's bare refusals dressed.
+    /// router's bare refusals dressed; an injected fault's (``EndpointFaults``) in place of a faulted
+    /// endpoint's.
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             guard let host = FacebookHosts.host(of: request.head.authority) else {
+                if let response = try await faulted(request) { return response }
                 return try await next(request, context)
             }
             guard FacebookHosts.serves(request.uri.path, on: host) else { throw HTTPError(.notFound) }
+            if let response = try await faulted(request) { return response }
             return try await FacebookHostContext.$host.withValue(host) { try await next(request, context) }
         } catch let error as HTTPError where MissingPage.dresses(error) {
             return try missingPage.page(for: error.status, request)
         }
+    }
+
+    /// A fault's answer when one takes this request; nil otherwise (after a fault's delay alone, too).
+    private func faulted(_ request: Request) async throws -> Response? {
+        guard faults.isArmed,
+              let endpoint = EndpointFaultAnswer.endpoint(of: request.uri.path), let fault = faults.take(endpoint)
+        else { return nil }
+        return try await faultAnswer.response(fault, endpoint: endpoint)
     }
 
     private func finished(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {

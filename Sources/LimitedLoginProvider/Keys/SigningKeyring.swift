@@ -70,16 +70,22 @@ public final class SigningKeyring: Sendable {
     }
 
     /// Schedules a rotation: a new key, published now, signing `publishDelay` seconds from now; the
-    /// current key retires then. Returns the new key's record.
+    /// current key retires then. With `dropPrevious` (and no delay), every other key is unpublished at
+    /// once, as if its retention had passed: a test of what a backend does with a token whose key is gone.
+    /// Returns the new key's record.
     @discardableResult
-    func rotate(publishDelay: Int64) async throws -> SigningKeyRecord {
+    func rotate(publishDelay: Int64, dropPrevious: Bool = false) async throws -> SigningKeyRecord {
         let now = ProviderTime.now()
         let key = try await Self.generateKey()
         let record = SigningKeyRecord(
             keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
         )
-        for old in try await store.signingKeys() where old.retiredAt == nil || (old.retiredAt ?? 0) > record.signsFrom {
-            try await store.retireSigningKey(keyID: old.keyID, at: record.signsFrom)
+        for old in try await store.signingKeys() {
+            if dropPrevious {
+                try await store.deleteSigningKey(keyID: old.keyID)
+            } else if old.retiredAt == nil || (old.retiredAt ?? 0) > record.signsFrom {
+                try await store.retireSigningKey(keyID: old.keyID, at: record.signsFrom)
+            }
         }
         try await store.insertSigningKey(record)
         try await reload()

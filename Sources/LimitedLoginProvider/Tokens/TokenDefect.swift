@@ -19,6 +19,8 @@ public enum TokenDefect: String, CaseIterable, Sendable {
     case missingKid = "missing-kid"
     case duplicateClaim = "duplicate-claim"
     case nonCanonicalBase64URL = "non-canonical-base64url"
+    case critHeader = "crit-header"
+    case rs512
 
     /// A verifier's default maximum token age (the project's and the iOS SDK's): `too-old` goes past it.
     static let maximumAge: Int64 = 3600
@@ -41,6 +43,8 @@ public enum TokenDefect: String, CaseIterable, Sendable {
         case .missingKid: return "the header has no kid"
         case .duplicateClaim: return "the payload has sub twice (second value another user's)"
         case .nonCanonicalBase64URL: return "the payload's base64url has non-zero trailing bits (signature valid over it)"
+        case .critHeader: return "the header marks an extension no one understands as critical (crit), signature valid"
+        case .rs512: return "alg RS512: signed with the provider's own key, but with SHA-512, not RS256"
         }
     }
 
@@ -98,10 +102,25 @@ public enum TokenDefect: String, CaseIterable, Sendable {
             return try signer.sign(headerBytes: JSONSerializer.serialize(.object(header)), payloadBytes: Self.duplicatingSub(payload))
         case .nonCanonicalBase64URL:
             return try Self.nonCanonical(claims: claims, header: header, signer: signer)
+        case .critHeader:
+            // RFC 7515 section 4.1.11: a recipient must refuse a critical extension it does not understand.
+            let critical: JSONObject = [
+                "alg": "RS256", "typ": "JWT", "kid": .string(signer.keyID),
+                "crit": [.string(Self.unknownExtension)], Self.unknownExtension: true,
+            ]
+            return try signer.sign(headerBytes: JSONSerializer.serialize(.object(critical)), payloadBytes: payload)
+        case .rs512:
+            let rs512: JSONObject = ["alg": "RS512", "typ": "JWT", "kid": .string(signer.keyID)]
+            let input = Base64URL.encode(JSONSerializer.serialize(.object(rs512))) + "." + Base64URL.encode(payload)
+            let signature = try signer.privateKey.key.signature(for: SHA512.hash(data: Array(input.utf8)), padding: .insecurePKCS1v1_5)
+            return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
         default:
             return try signer.sign(claims: claims)
         }
     }
+
+    /// The header parameter `crit-header` names as critical: an extension no verifier knows.
+    static let unknownExtension = "urn:limited-login:audit"
 
     /// The token with the lowest bit of the signature's first byte flipped.
     private static func flippingSignatureBit(of token: String) -> String {

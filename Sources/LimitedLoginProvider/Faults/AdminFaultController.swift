@@ -1,0 +1,49 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// `POST|GET|DELETE /_admin/faults`: faults on the key endpoints and the Graph API (``EndpointFault``).
+///
+/// `POST {"endpoints": "keys", "status": 500, "count": 3}` (or `"answer": "empty" | "html" | "malformed" |
+/// "rotated"`, `"delay": seconds`, `"seconds": how long`) → 201 with the fault; `GET` lists the live ones;
+/// `DELETE` removes them all.
+struct AdminFaultController: Sendable {
+    let services: ProviderServices
+
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
+        router.get("/_admin/faults") { request, _ in try await guarded(request) { list() } }
+        router.post("/_admin/faults") { request, _ in try await guarded(request) { try await add(request) } }
+        router.delete("/_admin/faults") { request, _ in
+            try await guarded(request) {
+                let removed = services.faults.clear()
+                if removed > 0 { services.logger.notice("endpoint faults cleared", metadata: ["removed": "\(removed)"]) }
+                return Responses.json(.object(["removed": .number(Double(removed))]))
+            }
+        }
+    }
+
+    private func list() -> Response {
+        let now = EndpointFaults.now()
+        return Responses.json(.object(["faults": .array(services.faults.all.map { $0.json(now: now) })]))
+    }
+
+    private func add(_ request: Request) async throws -> Response {
+        let body: JSONObject
+        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
+        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .success(let object): body = object
+        }
+        let asked: EndpointFaultRequest
+        switch EndpointFaultRequest.parse(body) {
+        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .success(let parsed): asked = parsed
+        }
+        guard let fault = services.faults.add(asked) else {
+            return AdminController.error("\(EndpointFaults.capacity) faults are held already; clear them first.", status: .conflict)
+        }
+        services.logger.notice("endpoint fault set", metadata: [
+            "fault": "\(fault.id)", "endpoints": "\(fault.endpoints.sorted().map(\.rawValue).joined(separator: ","))",
+            "answer": "\(fault.answer.name)", "delay": "\(fault.delay)",
+        ])
+        return Responses.json(fault.json(now: EndpointFaults.now()), status: .created)
+    }
+}

@@ -1,0 +1,183 @@
+/// How a case's answer is judged.
+enum AuditSeverity: String, Sendable {
+    /// A good token: the backend must accept it (else the audit proves nothing, or logins fail).
+    case mustAccept = "must-accept"
+    /// A good token in a harder situation (the keys just rotated): refusing it is an outage, not a hole.
+    case shouldAccept = "should-accept"
+    /// A hole when accepted: a forged, expired, foreign or unsigned token.
+    case mustRefuse = "must-refuse"
+    /// A leniency the standards allow, but a strict backend refuses.
+    case shouldRefuse = "should-refuse"
+
+    var expectsAcceptance: Bool { self == .mustAccept || self == .shouldAccept }
+}
+
+/// What a case needs from the command line before it can run.
+enum AuditRequirement: Sendable {
+    case none
+    /// The backend must know the expected nonce: `--nonce`, `--raw-nonce`, or `{nonce}` / `{raw_nonce}` in a template.
+    case nonce
+    /// The backend must take a raw nonce it hashes: `--raw-nonce` or `{raw_nonce}` in a template.
+    case rawNonce
+}
+
+/// One token the audit sends to a backend, named, with the rule it tests and what a backend should do.
+enum AuditCase: String, CaseIterable, Sendable {
+    case valid
+    // Claims.
+    case expired
+    case expiredPastLeeway = "expired-past-leeway"
+    case noExp = "no-exp"
+    case issuedInFuture = "issued-in-future"
+    case tooOld = "too-old"
+    case wrongAudience = "wrong-audience"
+    case audienceList = "audience-list"
+    case wrongIssuer = "wrong-issuer"
+    // Nonce.
+    case wrongNonce = "wrong-nonce"
+    case noNonce = "no-nonce"
+    case rawNonceUnhashed = "raw-nonce-unhashed"
+    // Signature.
+    case badSignature = "bad-signature"
+    case truncatedSignature = "truncated-signature"
+    case paddedSignature = "padded-signature"
+    case signatureFromOtherToken = "signature-from-other-token"
+    // Keys.
+    case unknownKey = "unknown-key"
+    case kidNamesAnotherKey = "kid-names-another-key"
+    case missingKid = "missing-kid"
+    // Algorithms.
+    case algNone = "alg-none"
+    case algNoneUppercase = "alg-none-uppercase"
+    case hs256PublicKey = "hs256-public-key"
+    case hs256PublicKeyPEMNewline = "hs256-public-key-pem-newline"
+    case hs256PublicKeyDER = "hs256-public-key-der"
+    case hs512PublicKey = "hs512-public-key"
+    case rs512SameKey = "rs512-same-key"
+    // Header parameters.
+    case critHeader = "crit-header"
+    case jwkHeader = "jwk-header"
+    case jkuHeader = "jku-header"
+    case x5uHeader = "x5u-header"
+    // Encoding.
+    case duplicateClaim = "duplicate-claim"
+    case nonCanonicalBase64URL = "non-canonical-base64url"
+    case hugeToken = "huge-token"
+
+    var severity: AuditSeverity {
+        switch self {
+        case .valid: return .mustAccept
+        case .issuedInFuture, .tooOld, .audienceList, .paddedSignature, .missingKid, .rs512SameKey, .critHeader,
+             .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
+            return .shouldRefuse
+        default: return .mustRefuse
+        }
+    }
+
+    var requirement: AuditRequirement {
+        switch self {
+        case .wrongNonce, .noNonce: return .nonce
+        case .rawNonceUnhashed: return .rawNonce
+        default: return .none
+        }
+    }
+
+    /// What the token is.
+    var summary: String {
+        switch self {
+        case .valid: return "a good token for the app, from the provider's current key"
+        case .expired: return "exp 10 minutes past"
+        case .expiredPastLeeway: return "exp 61 seconds past: 1 s beyond a 60 s leeway"
+        case .noExp: return "no exp claim: a token that never expires"
+        case .issuedInFuture: return "iat 10 minutes ahead"
+        case .tooOld: return "iat 70 minutes ago, exp still ahead"
+        case .wrongAudience: return "a token the provider signed for another app (aud another app's ID)"
+        case .audienceList: return "aud a list of the app and another app"
+        case .wrongIssuer: return "iss is https://issuer.invalid"
+        case .wrongNonce: return "nonce differs from the one the backend expects"
+        case .noNonce: return "no nonce claim, while the backend expects one"
+        case .rawNonceUnhashed: return "the nonce claim is the raw nonce itself, not its SHA-256"
+        case .badSignature: return "one bit of the signature flipped"
+        case .truncatedSignature: return "the signature's last byte removed"
+        case .paddedSignature: return "the signature with a zero byte in front (257 bytes; the same number)"
+        case .signatureFromOtherToken: return "another user's claims under this token's header and signature"
+        case .unknownKey: return "signed by a key the key set does not publish"
+        case .kidNamesAnotherKey: return "signed by an attacker's key, kid naming the provider's key"
+        case .missingKid: return "no kid in the header"
+        case .algNone: return "alg none, no signature"
+        case .algNoneUppercase: return "alg NONE, no signature"
+        case .hs256PublicKey: return "alg HS256, HMAC keyed with the public key's PEM (no final newline)"
+        case .hs256PublicKeyPEMNewline: return "alg HS256, HMAC keyed with the public key's PEM ending in a newline (as OpenSSL writes it)"
+        case .hs256PublicKeyDER: return "alg HS256, HMAC keyed with the public key's DER"
+        case .hs512PublicKey: return "alg HS512, HMAC keyed with the public key's PEM ending in a newline"
+        case .rs512SameKey: return "alg RS512, signed with the provider's own key"
+        case .critHeader: return "crit names an extension no one understands; signature valid"
+        case .jwkHeader: return "signed by an attacker's key, embedded in the header as jwk"
+        case .jkuHeader: return "signed by an attacker's key, its key set named by jku"
+        case .x5uHeader: return "signed by an attacker's key, its certificate named by x5u"
+        case .duplicateClaim: return "sub twice, the second another user's; signature valid"
+        case .nonCanonicalBase64URL: return "payload base64url with non-zero unused bits; signature valid over it"
+        case .hugeToken: return "a 64 KiB claim: a token of about 90 KB, signature valid"
+        }
+    }
+
+    /// The rule the case tests: the validation page's step or the standard's section.
+    var rule: String {
+        switch self {
+        case .valid: return "Validation: a token that passes every check is accepted"
+        case .expired, .expiredPastLeeway: return "Validation: exp; RFC 7519 section 4.1.4"
+        case .noExp: return "Validation: exp; OIDC Core 2 (exp is required)"
+        case .issuedInFuture, .tooOld: return "OIDC Core 3.1.3.7 step 10 (iat); RFC 8725 section 3.10"
+        case .wrongAudience: return "Validation: aud is your app ID; RFC 8725 section 3.9"
+        case .audienceList: return "OIDC Core 3.1.3.7 step 3 (no audience the app does not trust)"
+        case .wrongIssuer: return "Validation: iss; RFC 8725 section 3.8"
+        case .wrongNonce, .noNonce: return "Validation: nonce; OIDC Core 3.1.3.7 step 11"
+        case .rawNonceUnhashed: return "Validation: nonce is the SHA-256 of the raw nonce the app kept"
+        case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "Validation: RS256 signature; RFC 7515 section 5.2"
+        case .paddedSignature: return "RFC 7518 section 3.3 (the signature is exactly the key's length)"
+        case .unknownKey: return "Validation: the key named by kid, from the provider's key set"
+        case .kidNamesAnotherKey: return "Validation: the signature by the key kid names; RFC 8725 section 3.1"
+        case .missingKid: return "Validation: the key named by kid"
+        case .algNone, .algNoneUppercase: return "RFC 8725 section 3.1 (alg none); only RS256"
+        case .hs256PublicKey, .hs256PublicKeyPEMNewline, .hs256PublicKeyDER, .hs512PublicKey:
+            return "RFC 8725 section 3.1 (key confusion); only RS256"
+        case .rs512SameKey: return "Validation: RS256 only; RFC 8725 section 3.1"
+        case .critHeader: return "RFC 7515 section 4.1.11 (crit)"
+        case .jwkHeader, .jkuHeader, .x5uHeader: return "RFC 8725 section 3.10 (keys only from the provider's set)"
+        case .duplicateClaim: return "RFC 7519 section 4; RFC 8259 section 4 (names should be unique)"
+        case .nonCanonicalBase64URL: return "RFC 7515 section 2 and RFC 4648 section 3.5 (canonical encoding)"
+        case .hugeToken: return "RFC 8725 section 3.11 (bounded input)"
+        }
+    }
+
+    /// What a backend should do.
+    var advice: String {
+        switch self {
+        case .valid: return "accept it: if it is refused, check the app ID, the issuer and the key set URL the backend uses"
+        case .expired, .expiredPastLeeway: return "refuse when now > exp + leeway (60 s at most)"
+        case .noExp: return "refuse a token without exp"
+        case .issuedInFuture: return "refuse when iat > now + leeway"
+        case .tooOld: return "refuse a token issued longer ago than you accept (an hour, as the iOS SDK)"
+        case .wrongAudience: return "refuse unless aud is exactly your app ID"
+        case .audienceList: return "refuse a list of audiences, or any audience you do not trust"
+        case .wrongIssuer: return "refuse unless iss is the provider's issuer"
+        case .wrongNonce, .noNonce: return "compare the nonce claim with the one the app sent, and refuse when missing"
+        case .rawNonceUnhashed: return "hash the raw nonce the app sends (SHA-256, hex) and compare that, never the raw value"
+        case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "verify the RS256 signature over header.payload"
+        case .paddedSignature: return "refuse a signature that is not exactly the key's length"
+        case .unknownKey: return "refuse a kid the provider's key set does not hold (refetch the set once first)"
+        case .kidNamesAnotherKey: return "verify with the key kid names, and refuse when it fails"
+        case .missingKid: return "refuse a token without kid rather than trying every key"
+        case .algNone, .algNoneUppercase, .hs256PublicKey, .hs256PublicKeyPEMNewline, .hs256PublicKeyDER, .hs512PublicKey, .rs512SameKey:
+            return "accept RS256 only, set by the backend, never taken from the token's header"
+        case .critHeader: return "refuse a token whose crit names an extension you do not implement"
+        case .jwkHeader, .jkuHeader, .x5uHeader: return "take keys only from the provider's key set; ignore jwk, jku and x5u (or refuse them)"
+        case .duplicateClaim: return "refuse JSON with a name twice (a parser that keeps the last sees another user)"
+        case .nonCanonicalBase64URL: return "refuse base64url with non-zero unused bits"
+        case .hugeToken: return "refuse tokens over a few kilobytes before parsing them"
+        }
+    }
+
+    /// The first case in ``allCases`` order whose name matches, or nil.
+    static func named(_ name: String) -> AuditCase? { AuditCase(rawValue: name) }
+}

@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import Foundation
+import LimitedLoginJOSE
+import LimitedLoginVerifier
+import NIOCore
+import NIOHTTP1
+
+/// The provider the backend trusts, reached through its admin API: it mints the audit's tokens, publishes
+/// the key set the forgeries are made against, and (with `--faults`) rotates keys and injects faults.
+struct AuditProvider: Sendable {
+    let baseURL: String
+    let adminToken: String
+
+    /// An ID token minted by `POST /_admin/tokens` with `body`.
+    func mint(_ body: JSONObject) async throws -> String {
+        let answer = try await admin("/_admin/tokens", method: .POST, json: .object(body))
+        guard let token = answer.objectValue?["id_token"]?.stringValue else {
+            throw AuditFailure("the provider at \(baseURL) answered a minting request without an id_token")
+        }
+        return token
+    }
+
+    /// The key set the provider publishes now.
+    func keySet() async throws -> JSONWebKeySet {
+        let (status, bytes) = try await get(baseURL + "/.well-known/oauth/openid/jwks/")
+        guard status == 200, let set = try? JSONWebKeySet(parsing: bytes) else {
+            throw AuditFailure("the provider at \(baseURL) did not serve its key set (HTTP \(status))")
+        }
+        return set
+    }
+
+    /// Rotates the signing key at once; `dropPrevious` unpublishes the others.
+    func rotateKeys(dropPrevious: Bool) async throws {
+        _ = try await admin("/_admin/keys/rotate", method: .POST, form: "publish_delay=0" + (dropPrevious ? "&drop_previous=true" : ""))
+    }
+
+    /// Injects a fault on the key endpoints (`POST /_admin/faults`).
+    func setFault(_ body: JSONObject) async throws {
+        _ = try await admin("/_admin/faults", method: .POST, json: .object(body))
+    }
+
+    func clearFaults() async throws {
+        _ = try await admin("/_admin/faults", method: .DELETE)
+    }
+
+    private func admin(_ path: String, method: HTTPMethod, json: JSONValue? = nil, form: String? = nil) async throws -> JSONValue {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: JSONSerializer.serialize(json)))
+        } else if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: form))
+        }
+        let (status, bytes) = try await send(request)
+        let document = try? StrictJSONParser(maximumSize: 1 << 20).parse(bytes)
+        guard (200..<300).contains(status), let document else {
+            let message = document?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? "HTTP \(status)"
+            throw AuditFailure("the provider at \(baseURL) refused \(method.rawValue) \(path): \(message)")
+        }
+        return document
+    }
+
+    private func get(_ url: String) async throws -> (UInt, [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        return try await send(request)
+    }
+
+    private func send(_ request: HTTPClientRequest) async throws -> (UInt, [UInt8]) {
+        do {
+            let response = try await AdminHTTPClient.client(for: baseURL).execute(request, timeout: .seconds(60))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            return (response.status.code, Array(body.readableBytesView))
+        } catch {
+            let hint = TransportFailure.isUnreachable(error) ? " (is it running? give its address with --provider)" : ""
+            throw AuditFailure("cannot reach the provider at \(baseURL): \(TransportFailure.reason(error))\(hint)")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LimitedLoginJOSE
+
+/// The audit's results as a table for people, a JSON document, or JUnit XML for CI test reports.
+struct AuditReport: Sendable {
+    let endpoint: String
+    let provider: String
+    let appID: String
+    let results: [AuditResult]
+
+    func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
+
+    /// 0 when the good token was accepted and no must-refuse case was accepted; 1 otherwise.
+    var exitStatus: Int32 { results.contains { $0.verdict.failsTheRun } ? 1 : 0 }
+
+    /// `31 cases: 27 ok, 1 hole, 2 warnings, 0 unclear, 1 not run`.
+    var summaryLine: String {
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        var parts = ["\(count(.ok)) ok", plural(count(.hole), "hole"), plural(count(.warning), "warning"), "\(count(.unclear)) unclear", "\(count(.notRun)) not run"]
+        if count(.fail) > 0 { parts.insert("\(count(.fail)) good token\(count(.fail) == 1 ? "" : "s") refused", at: 1) }
+        return "\(results.count) cases: " + parts.joined(separator: ", ")
+    }
+
+    /// The table, the summary, and one paragraph per case that is not ok.
+    var text: String {
+        var lines = ["Audit of \(endpoint) (app \(appID); tokens from \(provider))", ""]
+        let headers = ["CASE", "SEVERITY", "EXPECTED", "GOT", "VERDICT"]
+        let rows = results.map { [$0.name, $0.severity.rawValue, $0.expected.rawValue, $0.got, $0.verdict.rawValue] }
+        let widths = headers.indices.map { column in ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
+        for row in [headers] + rows {
+            lines.append(row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined())
+        }
+        lines.append("")
+        lines.append(summaryLine + ".")
+        for result in results where result.verdict != .ok && result.verdict != .notRun {
+            var paragraph = "\(result.verdict.rawValue.uppercased()) \(result.name) (\(result.got)): \(result.summary). "
+            paragraph += "A backend should \(result.advice) [\(result.rule)]."
+            if let detail = result.detail { paragraph += " " + detail }
+            lines.append(paragraph)
+        }
+        let notRun = results.filter { $0.verdict == .notRun }
+        for reason in Set(notRun.compactMap(\.detail)).sorted() {
+            lines.append("not run: " + notRun.filter { $0.detail == reason }.map(\.name).joined(separator: ", ") + ": " + reason + ".")
+        }
+        lines.append(verdictLine)
+        return lines.joined(separator: "\n")
+    }
+
+    var verdictLine: String {
+        let holes = results.filter { $0.verdict == .hole }.map(\.name)
+        let fails = results.filter { $0.verdict == .fail }.map(\.name)
+        if !fails.isEmpty { return "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one." }
+        if !holes.isEmpty { return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))." }
+        return "PASSED: the backend accepted the good token and refused every token it must refuse."
+    }
+
+    var json: JSONValue {
+        .object([
+            "endpoint": .string(endpoint), "provider": .string(provider), "app_id": .string(appID),
+            "exit_status": .number(Double(exitStatus)),
+            "summary": .object([
+                "cases": .number(Double(results.count)), "ok": .number(Double(count(.ok))), "holes": .number(Double(count(.hole))),
+                "warnings": .number(Double(count(.warning))), "unclear": .number(Double(count(.unclear))),
+                "not_run": .number(Double(count(.notRun))), "failed": .number(Double(count(.fail))),
+            ]),
+            "cases": .array(results.map(\.json)),
+        ])
+    }
+
+    /// JUnit XML: one test case per audit case; holes and refused good tokens are failures, cases not run
+    /// are skipped, warnings and unclear answers are written to the case's output.
+    var junit: String {
+        let failures = results.filter { $0.verdict.failsTheRun }.count
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites name="limited-login audit">"# + "\n"
+        xml += "  <testsuite name=\"\(Self.escape("audit of " + endpoint))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(count(.notRun))\">\n"
+        for result in results {
+            xml += "    <testcase classname=\"limited-login.audit.\(result.severity.rawValue)\" name=\"\(Self.escape(result.name))\">"
+            let explanation = "\(result.summary). A backend should \(result.advice) [\(result.rule)]." + (result.detail.map { " " + $0 } ?? "")
+            switch result.verdict {
+            case .hole:
+                xml += "\n      <failure type=\"hole\" message=\"\(Self.escape("accepted (\(result.got)) a token it must refuse"))\">\(Self.escape(explanation))</failure>\n    "
+            case .fail:
+                xml += "\n      <failure type=\"good-token-refused\" message=\"\(Self.escape("refused a good token (\(result.got))"))\">\(Self.escape(explanation))</failure>\n    "
+            case .notRun:
+                xml += "\n      <skipped message=\"\(Self.escape(result.detail ?? "not run"))\"/>\n    "
+            case .warning, .unclear:
+                xml += "\n      <system-out>\(Self.escape(result.verdict.rawValue + " (" + result.got + "): " + explanation))</system-out>\n    "
+            case .ok:
+                break
+            }
+            xml += "</testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            default:
+                // XML 1.0 has no other control characters.
+                if scalar.value >= 0x20 { escaped.unicodeScalars.append(scalar) } else { escaped += "?" }
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,66 @@
+import LimitedLoginJOSE
+
+/// How a case came out.
+enum AuditVerdict: String, Sendable {
+    /// As expected.
+    case ok
+    /// A must-refuse token was accepted.
+    case hole
+    /// A good token was refused.
+    case fail
+    /// A should-refuse token accepted, or a should-accept token refused.
+    case warning
+    /// Neither accepted nor refused: a status in neither set, or no answer.
+    case unclear
+    case notRun = "not-run"
+
+    /// True when the audit exits 1 for it.
+    var failsTheRun: Bool { self == .hole || self == .fail }
+}
+
+/// One case's row in the report.
+struct AuditResult: Sendable {
+    let name: String
+    let severity: AuditSeverity
+    let summary: String
+    let rule: String
+    let advice: String
+    let outcome: AuditOutcome
+    let status: Int?
+    /// What happened beyond the status: why it did not run, the transport error, the answer's first bytes.
+    let detail: String?
+
+    var expected: AuditOutcome { severity.expectsAcceptance ? .accepted : .refused }
+
+    var verdict: AuditVerdict {
+        switch (severity, outcome) {
+        case (_, .notRun): return .notRun
+        case (.mustAccept, .accepted), (.shouldAccept, .accepted): return .ok
+        case (.mustAccept, _): return .fail
+        case (.shouldAccept, _): return .warning
+        case (_, .refused): return .ok
+        case (.mustRefuse, .accepted): return .hole
+        case (.shouldRefuse, .accepted): return .warning
+        default: return .unclear
+        }
+    }
+
+    /// `accepted 200`, `refused 401`, `other 500`, `no answer`.
+    var got: String {
+        switch outcome {
+        case .notRun: return "not run"
+        case .noAnswer: return "no answer"
+        default: return outcome.rawValue + (status.map { " \($0)" } ?? "")
+        }
+    }
+
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(name), "severity": .string(severity.rawValue), "expected": .string(expected.rawValue),
+            "got": .string(outcome.rawValue), "status": status.map { .number(Double($0)) } ?? .null,
+            "verdict": .string(verdict.rawValue), "rule": .string(rule), "summary": .string(summary), "advice": .string(advice),
+        ]
+        object["detail"] = detail.map { .string($0) } ?? .null
+        return .object(JSONObject(object))
+    }
+}

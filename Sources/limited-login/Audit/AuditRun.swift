@@ -1,0 +1,37 @@
+import LimitedLoginJOSE
+
+/// One audit: each selected case's token sent to the backend, in order, with a progress line each.
+struct AuditRun: Sendable {
+    let backend: AuditBackend
+    let tokens: AuditTokenFactory
+    let nonceMode: AuditNonceMode
+    let progress: @Sendable (String) -> Void
+
+    /// The results of `cases`; throws ``AuditFailure`` when the backend cannot be reached at all or the
+    /// provider cannot mint.
+    func run(_ cases: [AuditCase], total: Int) async throws -> [AuditResult] {
+        var results: [AuditResult] = []
+        for (index, auditCase) in cases.enumerated() {
+            let result = try await run(auditCase)
+            progress("[\(index + 1)/\(total)] \(auditCase.rawValue): \(result.got) → \(result.verdict.rawValue)")
+            results.append(result)
+        }
+        return results
+    }
+
+    func run(_ auditCase: AuditCase) async throws -> AuditResult {
+        if let reason = nonceMode.reasonNotRun(auditCase.requirement) {
+            return result(auditCase, AuditAnswer(outcome: .notRun, status: nil, detail: reason))
+        }
+        let nonces = nonceMode.nonces()
+        let token = try await tokens.token(for: auditCase, nonces: nonces)
+        return result(auditCase, try await backend.send(token: token, nonces: nonces))
+    }
+
+    func result(_ auditCase: AuditCase, _ answer: AuditAnswer) -> AuditResult {
+        AuditResult(
+            name: auditCase.rawValue, severity: auditCase.severity, summary: auditCase.summary, rule: auditCase.rule,
+            advice: auditCase.advice, outcome: answer.outcome, status: answer.status, detail: answer.detail
+        )
+    }
+}
