@@ -1,11 +1,13 @@
 """A real `limited-login serve` for the interop suites, started from the package's built binary."""
 
+import collections
 import json
 import os
 import re
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from urllib.parse import urlencode
@@ -42,6 +44,10 @@ class Provider:
             if match:
                 self.base_url = match.group(1)
             if "(Ctrl-C stops)" in line and self.base_url:
+                # Keep reading what it logs (a line per request): a pipe nobody reads fills at 64 KiB and
+                # then blocks the provider (seen: after a few audits, every request to it timed out).
+                self.log_tail = collections.deque(maxlen=200)
+                threading.Thread(target=lambda: self.log_tail.extend(self.process.stdout), daemon=True).start()
                 return
         self.stop()
         raise RuntimeError(f"serve did not start: {output}")

@@ -111,7 +111,7 @@ struct HarnessTokenTests {
                     let expected = Self.expectedCode[defect]
                     #expect(error.code == expected, "\(defect.rawValue): \(error)")
                     if case .algorithmNotAllowed(let alg) = error {
-                        #expect(alg == (defect == .algNone ? "none" : "HS256"))
+                        #expect(alg == [TokenDefect.algNone: "none", .rs512: "RS512"][defect, default: "HS256"])
                         seen.insert(error.code + " " + alg)
                     } else {
                         seen.insert(error.code)
@@ -128,6 +128,6 @@ struct HarnessTokenTests {
         .wrongAudience: "audience_mismatch", .wrongIssuer: "issuer_not_allowed", .wrongNonce: "nonce_mismatch",
         .badSignature: "invalid_signature", .unknownKey: "unknown_key", .algNone: "algorithm_not_allowed",
         .hs256PublicKey: "algorithm_not_allowed", .missingKid: "missing_key_id", .duplicateClaim: "invalid_json",
-        .nonCanonicalBase64URL: "invalid_base64url",
+        .nonCanonicalBase64URL: "invalid_base64url", .critHeader: "forbidden_header_parameter", .rs512: "algorithm_not_allowed",
     ]
 }

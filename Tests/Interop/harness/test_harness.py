@@ -81,6 +81,8 @@ EXPECTED_REJECTIONS = {
     "missing-kid":               (True,  False, True),
     "duplicate-claim":           (False, False, True),
     "non-canonical-base64url":   (True,  False, True),
+    "crit-header":               (True,  True,  True),
+    "rs512":                     (True,  True,  True),
 }
 
 

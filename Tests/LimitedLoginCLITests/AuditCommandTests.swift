@@ -1,0 +1,229 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Hummingbird
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Testing
+@testable import limited_login
+
+private let adminToken = "audit-admin-token-for-tests"
+private let app = "1000000000000001"
+
+/// A provider process on a fresh SQLite file with the demo data and a known admin token.
+private func withProvider<T: Sendable>(_ body: @Sendable (ServerProcess) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-audit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let provider = try await ServerProcess.start(
+        ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", adminToken], directory: directory
+    )
+    do {
+        let value = try await body(provider)
+        await provider.stop()
+        return value
+    } catch {
+        await provider.stop()
+        throw error
+    }
+}
+
+/// A backend written the way too many are: it decodes the payload without checking the signature, and
+/// accepts when `aud` is the app and `exp` (when there is one) is ahead. `pointerStyle` answers 200 with
+/// `{"authenticated": …}` for every token instead of 200 or 401.
+private func decodingOnlyBackend(pointerStyle: Bool = false) -> Router<BasicRequestContext> {
+    let router = Router()
+    router.get("/me") { request, _ -> Response in
+        var accepted = false
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+            let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+            if segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
+               let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] {
+                let exp = claims["exp"] as? Double
+                accepted = claims["aud"] as? String == app && (exp.map { $0 > Date().timeIntervalSince1970 } ?? true)
+            }
+        }
+        let status: HTTPResponse.Status = pointerStyle || accepted ? .ok : .unauthorized
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: #"{"authenticated":\#(accepted)}"#)))
+    }
+    return router
+}
+
+private func report(_ output: String) throws -> JSONObject {
+    try #require(try StrictJSONParser(maximumSize: 1 << 20).parse(Array(output.utf8)).objectValue, "not a JSON object: \(output)")
+}
+
+private func names(_ report: JSONObject, verdict: String) -> Set<String> {
+    Set((report["cases"]?.arrayValue ?? []).compactMap { $0.objectValue }.filter { $0["verdict"]?.stringValue == verdict }.compactMap { $0["name"]?.stringValue })
+}
+
+@Suite("CLI: limited-login audit")
+struct AuditCommandTests {
+    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 32 bad ones; the JUnit report parses")
+    func exampleServerPasses() async throws {
+        try await withProvider { provider in
+            let (server, base) = try await ExampleServerTests.startExampleServer(trusting: provider)
+            defer { server.stop() }
+            let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).xml")
+            let run = try await CLIProcess.run([
+                "audit", "--endpoint", base + "/me", "--header", "X-Limited-Login-Nonce: {raw_nonce}", "--provider", provider.baseURL,
+                "--admin-token", adminToken, "--json", "--junit", junit.path,
+            ])
+            #expect(run.status == 0, "\(run.error)")
+            let result = try report(run.output)
+            #expect(result["summary"]?.objectValue?["cases"] == 33)
+            #expect(result["summary"]?.objectValue?["ok"] == 33, "\(run.output)")
+            #expect(run.error.contains("[33/33] huge-token: refused 401 → ok"), "a progress line per case")
+
+            let document = try XMLDocument(contentsOf: junit)
+            let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
+            #expect(suite.attribute(forName: "tests")?.stringValue == "33")
+            #expect(suite.attribute(forName: "failures")?.stringValue == "0")
+            #expect(try document.nodes(forXPath: "//testcase").count == 33)
+            #expect(try document.nodes(forXPath: "//failure").isEmpty)
+        }
+    }
+
+    @Test("a backend that only decodes the payload: exit 1, and exactly the forged, unsigned and issuer holes are named")
+    func decodingOnlyBackendFails() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(decodingOnlyBackend()) { port in
+                let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).xml")
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--json", "--junit", junit.path,
+                ])
+                #expect(run.status == 1, "\(run.error)")
+                let result = try report(run.output)
+                #expect(names(result, verdict: "hole") == [
+                    "no-exp", "wrong-issuer", "bad-signature", "truncated-signature", "signature-from-other-token", "unknown-key",
+                    "kid-names-another-key", "alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
+                    "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header",
+                ])
+                #expect(names(result, verdict: "ok").isSuperset(of: ["valid", "expired", "expired-past-leeway", "wrong-audience", "audience-list"]))
+                #expect(names(result, verdict: "not-run") == ["wrong-nonce", "no-nonce", "raw-nonce-unhashed"], "the backend was given no nonce")
+                let notRun = try #require(result["cases"]?.arrayValue?.compactMap(\.objectValue).first { $0["name"] == "wrong-nonce" })
+                #expect(notRun["detail"]?.stringValue?.hasPrefix("the audit does not know how the backend gets the expected nonce") == true)
+
+                let document = try XMLDocument(contentsOf: junit)
+                let failures = try document.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+                #expect(Set(failures) == names(result, verdict: "hole"))
+                #expect(try document.nodes(forXPath: "//testcase[skipped]").count == 3)
+
+                let text = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "alg-none,wrong-audience",
+                ])
+                #expect(text.status == 1)
+                #expect(text.output.contains("HOLE alg-none (accepted 200): alg none, no signature. A backend should accept RS256 only"))
+                #expect(text.output.hasSuffix("FAILED: the backend accepted 1 token it must refuse: alg-none.\n"), "\(text.output)")
+            }
+        }
+    }
+
+    @Test("--accepted-pointer reads a 200 answer's JSON; a backend that refuses everything fails on the good token")
+    func pointerAndRefusingBackend() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(decodingOnlyBackend(pointerStyle: true)) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "alg-none,expired", "--accepted-pointer", "/authenticated=true", "--json",
+                ])
+                #expect(run.status == 1)
+                let result = try report(run.output)
+                #expect(names(result, verdict: "hole") == ["alg-none"])
+                #expect(names(result, verdict: "ok") == ["valid", "expired"])
+            }
+            let refuser = Router()
+            refuser.get("/me") { _, _ in Response(status: .forbidden) }
+            try await withLoopbackServer(refuser) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "expired",
+                ])
+                #expect(run.status == 1)
+                #expect(run.output.hasSuffix(
+                    "FAILED: the backend refused a good token (valid); the other verdicts prove nothing until it accepts one.\n"
+                ), "\(run.output)")
+            }
+        }
+    }
+
+    @Test("with --faults the example server fails closed while the key endpoints fail, recovers, and follows a rotation")
+    func exampleServerResilience() async throws {
+        try await withProvider { provider in
+            let (server, base) = try await ExampleServerTests.startExampleServer(trusting: provider)
+            defer { server.stop() }
+            let run = try await CLIProcess.run([
+                "audit", "--endpoint", base + "/me", "--header", "X-Limited-Login-Nonce: {raw_nonce}", "--provider", provider.baseURL,
+                "--admin-token", adminToken, "--only", "alg-none", "--faults", "--fault-delay", "1", "--recovery-window", "120", "--json",
+            ])
+            #expect(run.status == 0, "\(run.error)\n\(run.output)")
+            let result = try report(run.output)
+            let faults = ["keys-500", "keys-timeout", "keys-empty", "keys-html", "keys-malformed", "keys-rotated"]
+            let phases = [":during-unknown-key", ":after", ":during-valid"]
+            let expectedOK: Set<String> = Set(faults.flatMap { fault in phases.map { fault + $0 } })
+            let ok = names(result, verdict: "ok")
+            #expect(ok.isSuperset(of: expectedOK), "\(run.output)")
+            // The verifier refetches on an unknown kid after its 30 s cooldown: the new key is taken within the window.
+            #expect(names(result, verdict: "ok").contains("key-rotation"), "\(run.output)")
+            #expect(result["summary"]?.objectValue?["cases"] == 22)
+        }
+    }
+
+    @Test("bad input: one line each, exit 64 for the command line and 3 when the backend or the provider cannot be reached")
+    func badInput() async throws {
+        let usage: [([String], String)] = [
+            (["--endpoint", "ftp://127.0.0.1/me"], "limited-login audit: --endpoint must be an http or https URL such as http://127.0.0.1:8000/me; got \"ftp://127.0.0.1/me\"\n"),
+            (["--endpoint", "http://127.0.0.1:9/me", "--body", #"{"id_token":"x"}"#],
+             "limited-login audit: No template carries {token}: put it in --body, --form, --query or --header, e.g. --body '{\"id_token\":\"{token}\"}'.\n"),
+            (["--endpoint", "http://127.0.0.1:9/me", "--only", "rotten"],
+             "limited-login audit: Unknown case \"rotten\" in --only; see --list-cases (e.g. alg-none, wrong-audience, expired).\n"),
+            (["--endpoint", "http://127.0.0.1:9/me", "--header", "X-Token: {tokn}"],
+             "limited-login audit: Unknown placeholder {tokn}; the templates take {token}, {nonce} and {raw_nonce}.\n"),
+            (["--endpoint", "http://127.0.0.1:9/me", "--refused", "200"],
+             "limited-login audit: --accepted and --refused both hold 200; a status can mean one of them only.\n"),
+            (["--endpoint", "http://127.0.0.1:9/me", "--skip", "valid"],
+             "limited-login audit: The good token (valid) cannot be skipped: every other verdict depends on it.\n"),
+            ([], "limited-login audit: Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.\n"),
+        ]
+        for (arguments, message) in usage {
+            let run = try await CLIProcess.run(["audit"] + arguments + ["--admin-token", adminToken])
+            #expect(run.status == 64, "\(arguments)")
+            #expect(run.error == message, "\(arguments)")
+            #expect(run.output.isEmpty)
+        }
+        let list = try await CLIProcess.run(["audit", "--list-cases"])
+        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 33 * 2 + 3)
+
+        try await withProvider { provider in
+            let down = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", adminToken])
+            #expect(down.status == 3)
+            #expect(down.error.hasSuffix("limited-login audit: cannot reach the backend at http://127.0.0.1:1/me: connection refused\n"), "\(down.error)")
+            let wrongToken = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", "not-the-admin-token"])
+            #expect(wrongToken.status == 3)
+            #expect(wrongToken.error.hasSuffix("limited-login audit: the provider at \(provider.baseURL) refused POST /_admin/tokens: The admin token is wrong.\n"), "\(wrongToken.error)")
+        }
+        let noProvider = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", "http://127.0.0.1:1", "--admin-token", adminToken])
+        #expect(noProvider.status == 3)
+        #expect(noProvider.error.hasSuffix(
+            "limited-login audit: cannot reach the provider at http://127.0.0.1:1: connection refused (is it running? give its address with --provider)\n"
+        ), "\(noProvider.error)")
+    }
+}
+
+@Suite("CLI: the audit's documentation")
+struct AuditDocumentationTests {
+    @Test("docs/AUDIT.md lists every case with its severity, and every resilience fault")
+    func everyCaseDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/AUDIT.md"), encoding: .utf8)
+        let list = AuditCommand.caseList()
+        for line in list.split(separator: "\n") where !line.hasPrefix(" ") && !line.hasPrefix("With --faults") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(guide.contains("| `\(parts[0])` | \(parts[1]) |"), "\(parts[0]) is not in docs/AUDIT.md's table")
+        }
+        for fault in AuditResilience.Fault.allCases {
+            #expect(guide.contains("`\(fault.rawValue)`"), "\(fault.rawValue)")
+        }
+    }
+}
