@@ -5,6 +5,7 @@ import FoundationXML
 import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
+import LimitedLoginVerifier
 import Testing
 @testable import limited_login
 
@@ -224,6 +225,137 @@ struct AuditDocumentationTests {
         }
         for fault in AuditResilience.Fault.allCases {
             #expect(guide.contains("`\(fault.rawValue)`"), "\(fault.rawValue)")
+        }
+    }
+}
+
+/// Where a verifying backend reads the token and the nonce from.
+private enum TokenPlace: Sendable { case jsonBody, form, query }
+
+/// A backend that verifies with this project's verifier, reading `id_token` and `nonce` from `place` (a
+/// query takes `token`), and checking the nonce with `nonceCheck` (given the nonce the request carried;
+/// nil accepts either check passing, the lenient `raw or hashed` comparison).
+private func verifyingBackend(
+    _ verifier: TokenVerifier, place: TokenPlace, nonceCheck: @escaping @Sendable (String) -> [NonceCheck]
+) -> Router<BasicRequestContext> {
+    let router = Router()
+    let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        var fields: [String: String] = [:]
+        switch place {
+        case .query:
+            for (name, value) in request.uri.queryParameters { fields[String(name)] = String(value) }
+            fields["id_token"] = fields["token"]
+        case .jsonBody:
+            let body = try await request.body.collect(upTo: 1 << 20)
+            if let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: String] { fields = object }
+        case .form:
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
+            for item in URLComponents(string: "?" + body)?.queryItems ?? [] { fields[item.name] = item.value ?? "" }
+        }
+        var accepted = false
+        if let token = fields["id_token"] {
+            for check in nonceCheck(fields["nonce"] ?? "") where !accepted {
+                accepted = (try? await verifier.verify(token, nonce: check)) != nil
+            }
+        }
+        return Response(status: accepted ? .ok : .unauthorized)
+    }
+    router.post("/login", use: handler)
+    router.get("/login", use: handler)
+    return router
+}
+
+@Suite("CLI: limited-login audit's templates and nonces")
+struct AuditTemplateTests {
+    static let nonceCases = "wrong-nonce,no-nonce,raw-nonce-unhashed,alg-none"
+
+    private static func audit(_ provider: ServerProcess, port: Int, _ arguments: [String]) async throws -> (Int32, JSONObject) {
+        let run = try await CLIProcess.run([
+            "audit", "--endpoint", "http://127.0.0.1:\(port)/login", "--provider", provider.baseURL, "--admin-token", adminToken,
+            "--only", nonceCases, "--json",
+        ] + arguments)
+        return (run.status, try report(run.output))
+    }
+
+    private static func verifier(_ provider: ServerProcess) async throws -> TokenVerifier {
+        let discovery = try #require(URL(string: provider.baseURL + "/.well-known/openid-configuration"))
+        return try await TokenVerifier.provider(discoveryURL: discovery, appID: app)
+    }
+
+    @Test("a JSON body with {raw_nonce}: a backend hashing it passes; one ignoring the nonce, or also taking it unhashed, is named")
+    func jsonBodyWithRawNonce() async throws {
+        try await withProvider { provider in
+            let verifier = try await Self.verifier(provider)
+            let body = ["--body", #"{"id_token":"{token}","nonce":"{raw_nonce}"}"#]
+            try await withLoopbackServer(verifyingBackend(verifier, place: .jsonBody) { [.sha256OfRawNonce($0)] }) { port in
+                let (status, result) = try await Self.audit(provider, port: port, body)
+                #expect(status == 0)
+                #expect(names(result, verdict: "ok") == ["valid", "wrong-nonce", "no-nonce", "raw-nonce-unhashed", "alg-none"])
+            }
+            try await withLoopbackServer(verifyingBackend(verifier, place: .jsonBody) { _ in [.notChecked] }) { port in
+                let (status, result) = try await Self.audit(provider, port: port, body)
+                #expect(status == 1)
+                // Unchecked, but still required: this project's verifier refuses a token without a nonce claim.
+                #expect(names(result, verdict: "hole") == ["wrong-nonce", "raw-nonce-unhashed"])
+                #expect(names(result, verdict: "ok").contains("no-nonce"))
+            }
+            try await withLoopbackServer(verifyingBackend(verifier, place: .jsonBody) { [.sha256OfRawNonce($0), .exact($0)] }) { port in
+                let (status, result) = try await Self.audit(provider, port: port, body)
+                #expect(status == 1)
+                #expect(names(result, verdict: "hole") == ["raw-nonce-unhashed"], "comparing the raw nonce as it comes proves nothing")
+            }
+        }
+    }
+
+    @Test("a form with {nonce}, and a query with a fixed --nonce: the nonce cases run; raw-nonce-unhashed needs a raw nonce")
+    func formAndQuery() async throws {
+        try await withProvider { provider in
+            let verifier = try await Self.verifier(provider)
+            try await withLoopbackServer(verifyingBackend(verifier, place: .form) { [.exact($0)] }) { port in
+                let (status, result) = try await Self.audit(provider, port: port, ["--form", "id_token={token}", "--form", "nonce={nonce}"])
+                #expect(status == 0)
+                #expect(names(result, verdict: "ok") == ["valid", "wrong-nonce", "no-nonce", "alg-none"])
+                #expect(names(result, verdict: "not-run") == ["raw-nonce-unhashed"])
+            }
+            try await withLoopbackServer(verifyingBackend(verifier, place: .query) { _ in [.exact("fixed-nonce-1")] }) { port in
+                let (status, result) = try await Self.audit(provider, port: port, ["--query", "token={token}", "--nonce", "fixed-nonce-1"])
+                #expect(status == 0)
+                #expect(names(result, verdict: "ok") == ["valid", "wrong-nonce", "no-nonce", "alg-none"])
+            }
+        }
+    }
+}
+
+@Suite("CLI: scenario fault and keys rotate --drop-previous")
+struct FaultCommandTests {
+    @Test("scenario fault sets a fault the key endpoints answer with, scenario faults lists it, clear --faults removes it; bad flags are one line")
+    func faultCommands() async throws {
+        try await withProvider { provider in
+            let environment = ["LIMITED_LOGIN_PROVIDER": provider.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken]
+            let set = try await CLIProcess.run(["scenario", "fault", "--endpoint", "keys", "--status", "502", "--count", "2"], environment: environment)
+            #expect(set.status == 0, "\(set.error)")
+            #expect(set.output == "set fault 1: certs,discovery,jwks: status 502, 2 requests left\n")
+            let jwks = try await HTTPExchange.send(provider.baseURL + "/.well-known/oauth/openid/jwks/")
+            #expect(jwks.status == 502)
+            let listed = try await CLIProcess.run(["scenario", "faults"], environment: environment)
+            #expect(listed.output == "1  certs,discovery,jwks: status 502, 1 request left\n")
+            let cleared = try await CLIProcess.run(["scenario", "clear", "--faults"], environment: environment)
+            #expect(cleared.output == "removed 1 fault(s)\n")
+            #expect(try await HTTPExchange.send(provider.baseURL + "/.well-known/oauth/openid/jwks/").status == 200)
+
+            let refused = try await CLIProcess.run(["scenario", "fault", "--endpoint", "discovery", "--answer", "rotated"], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.error == "limited-login: the provider refused: \"answer\": \"rotated\" is for the key sets only: jwks and certs.\n")
+            let nothing = try await CLIProcess.run(["scenario", "fault", "--endpoint", "jwks"], environment: environment)
+            #expect(nothing.status == 64 && nothing.error.contains("Give --status CODE, --answer KIND or --delay SECONDS."))
+
+            let drop = try await CLIProcess.run(["keys", "rotate", "--publish-delay", "0", "--drop-previous", "--json"], environment: environment)
+            #expect(drop.status == 0, "\(drop.error)")
+            let kid = try report(drop.output)["kid"]?.stringValue
+            let set2 = try JSONWebKeySet(parsing: Array(try await HTTPExchange.send(provider.baseURL + "/.well-known/oauth/openid/jwks/").body.utf8))
+            #expect(set2.keys.map(\.keyID) == [kid ?? "?"])
+            let delayed = try await CLIProcess.run(["keys", "rotate", "--drop-previous"], environment: environment)
+            #expect(delayed.status == 64 && delayed.error.contains("--drop-previous needs --publish-delay 0 (the new key must sign at once)."))
         }
     }
 }
