@@ -19,7 +19,7 @@ public enum ClaimsError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The claims of a Limited Login ID token (SPEC section 3).
+/// The claims of a Limited Login ID token (docs/BEHAVIOUR.md, section 3).
 ///
 /// The required claims (`iss`, `aud`, `sub`, `jti`, `nonce`, `iat`, `exp`) make the claim set fail when
 /// missing, empty or of the wrong type; that is checked when the claim set is made. An optional claim of
@@ -114,7 +114,7 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         let userLink: String?
         let atHash: String?
 
-        /// The claims as a JSON payload, with the names SPEC section 3 gives.
+        /// The claims as a JSON payload, with the names docs/BEHAVIOUR.md gives in section 3.
         var json: JSONObject {
             var members: JSONObject = [
                 "iss": .string(iss), "aud": .string(aud), "sub": .string(sub), "jti": .string(jti),
@@ -196,6 +196,6 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         values = Values(exp: exp, iat: iat, payload: payload)
     }
 
-    /// The claims as a JSON payload, with the names SPEC section 3 gives.
+    /// The claims as a JSON payload, with the names docs/BEHAVIOUR.md gives in section 3.
     public var json: JSONObject { fields.json }
 }

@@ -8,7 +8,7 @@ enum ClaimRead<Value> {
 }
 
 /// Where claims are read from: the validated JSON document of a token being verified (read in place,
-/// without building a tree), or a ``JSONObject``. The rules of SPEC section 3 are written once, against
+/// without building a tree), or a ``JSONObject``. The rules of docs/BEHAVIOUR.md, section 3, are written once, against
 /// this, in ``AuthenticationTokenClaims``, ``UserAgeRange`` and ``Location``.
 protocol ClaimsSource: SendableMetatype {
     func string(_ name: ClaimName) -> ClaimRead<String>
@@ -31,7 +31,7 @@ extension ClaimsSource {
     }
 }
 
-/// Every member name the claims rules read: the claims of SPEC section 3, and the members of the
+/// Every member name the claims rules read: the claims of docs/BEHAVIOUR.md, section 3, and the members of the
 /// `user_age_range` and location objects.
 enum ClaimName: Int, CaseIterable {
     case iss, aud, sub, jti, nonce, iat, exp

@@ -10,7 +10,7 @@ public enum LoginAuthType: String, Sendable, Codable, CaseIterable {
 
 /// What a login asks for: permissions, tracking, nonce, `auth_type` and a PKCE verifier.
 ///
-/// The initializer is failable, as in the iOS SDK, and stricter than it (SPEC section 1): it returns nil
+/// The initializer is failable, as in the iOS SDK, and stricter than it (docs/BEHAVIOUR.md, section 1): it returns nil
 /// when the nonce is empty or holds whitespace or control characters, when a permission name is not valid,
 /// or when a limited login asks for a permission outside ``Permission/limitedSet``.
 public struct LoginConfiguration: Sendable, Equatable {

@@ -3,7 +3,7 @@ import Foundation
 /// The person who logged in, as the app may see them.
 ///
 /// After a limited login it is built from the ID token's claims (``init(claims:refreshDate:isLimited:permissions:)``), the
-/// mapping of SPEC section 7, and ``isLimited`` is true.
+/// mapping of docs/BEHAVIOUR.md, section 7, and ``isLimited`` is true.
 public struct Profile: Sendable, Equatable, Codable {
     /// The app-scoped user ID.
     public let userID: String

@@ -33,7 +33,7 @@ public struct VerifiedIDToken: Sendable {
     public var payload: JSONObject { jws.payload }
 }
 
-/// Decides whether a Limited Login ID token is authentic (SPEC section 8).
+/// Decides whether a Limited Login ID token is authentic (docs/BEHAVIOUR.md, section 8).
 ///
 /// The algorithm is fixed to RS256 by this type, never taken from the token; keys come only from the
 /// configured key set. Checks run in this order, and the first failure is reported: size and form, header,

@@ -6,11 +6,11 @@ import LimitedLoginVerifier
 import NIOHTTP1
 import Testing
 
-/// `Examples/ProfileServer`, an app's own server using `LimitedLoginHummingbird`, run as its README says,
+/// `Examples/ProfileServer`, an app's own server using `LimitedLoginHummingbird`, run as docs/VERIFIER.md says,
 /// against `limited-login serve`, with a token the SDK got through the real dialog.
 @Suite("Example server")
 struct ExampleServerTests {
-    /// The example server as its README runs it, trusting `provider`; the server and its base URL.
+    /// The example server as docs/VERIFIER.md runs it, trusting `provider`; the server and its base URL.
     static func startExampleServer(trusting provider: ServerProcess) async throws -> (RunningCommand, String) {
         let server = try await RunningCommand(
             ["--app-id", LoginCommandTests.demoApp, "--provider", provider.baseURL, "--port", "0"],
@@ -78,7 +78,7 @@ struct ExampleServerTests {
         #expect(missing.header("WWW-Authenticate") == #"Bearer realm="limited-login""#)
     }
 
-    @Test("the README's commands as written: a token minted with --raw-nonce is accepted with the raw nonce in X-Limited-Login-Nonce")
+    @Test("docs/VERIFIER.md's commands as written: a token minted with --raw-nonce is accepted with the raw nonce in X-Limited-Login-Nonce")
     func readmeCommands() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

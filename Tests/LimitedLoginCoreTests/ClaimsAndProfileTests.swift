@@ -8,7 +8,7 @@ import Testing
 struct ClaimsAndProfileTests {
     let payload = TokenFactory().claims
 
-    @Test("every claim of SPEC section 3 is read")
+    @Test("every claim of docs/BEHAVIOUR.md, section 3, is read")
     func readsEverything() throws {
         let claims = try AuthenticationTokenClaims(payload: payload)
         #expect(claims.iss == "https://issuer.test")
@@ -68,7 +68,7 @@ struct ClaimsAndProfileTests {
         #expect(claims.userBirthday == "12/10/1990")
     }
 
-    @Test("the profile follows the claim mapping of SPEC section 7")
+    @Test("the profile follows the claim mapping of docs/BEHAVIOUR.md, section 7")
     func profile() throws {
         let claims = try AuthenticationTokenClaims(payload: payload)
         let profile = Profile(claims: claims, refreshDate: Date(timeIntervalSince1970: 0))

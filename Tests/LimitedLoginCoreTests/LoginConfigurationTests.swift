@@ -1,7 +1,7 @@
 import Testing
 @testable import LimitedLoginCore
 
-@Suite("LoginConfiguration: the rules of SPEC section 1")
+@Suite("LoginConfiguration: the rules of docs/BEHAVIOUR.md, section 1")
 struct LoginConfigurationTests {
     @Test("defaults: classic tracking, a UUID nonce, rerequest, a valid PKCE verifier")
     func defaults() throws {

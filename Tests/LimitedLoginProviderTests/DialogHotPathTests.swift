@@ -45,7 +45,7 @@ struct DialogHotPathTests {
         #expect(RandomIdentifiers.storageHash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
-    /// The claims are made as one object in name order (issue #17); what each grant adds is as SPEC section 3 says.
+    /// The claims are made as one object in name order (issue #17); what each grant adds is as docs/BEHAVIOUR.md, section 3, says.
     @Test("the claims come in name order, each group from its permission, a known name given as custom counting")
     func claimsInNameOrder() {
         let user = TestUserRecord(

@@ -15,7 +15,7 @@ struct IOSWireFormatTests {
     static let nonce = "F7A6F2D1-1F0B-4E4B-9F40-3C1D2B0E9A77"
     static let challenge = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
 
-    /// Exactly the query a limited login of the iOS SDK sends (SPEC section 2).
+    /// Exactly the query a limited login of the iOS SDK sends (docs/BEHAVIOUR.md, section 2).
     static func iOSQuery(appID: String, responseType: String = "id_token,graph_domain,user_token_nonce", tracking: Bool = false) -> String {
         let state = #"{"challenge":"\#(challenge)","0_auth_logger_id":"7C5A3F0E-3D4B-4B52-8E0E-1B1A1F3C9D11","3_method":"sfvc_auth"}"#
         var parameters = FormParameters()

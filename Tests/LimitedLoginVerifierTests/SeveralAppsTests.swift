@@ -56,7 +56,7 @@ struct SeveralAppsTests {
         }
     }
 
-    @Test("an aud that is an array, even of allowed apps, is refused as the wrong type (SPEC: aud is a string)")
+    @Test("an aud that is an array, even of allowed apps, is refused as the wrong type (docs/BEHAVIOUR.md, section 3: aud is a string)")
     func audienceArray() async throws {
         let verifier = try verifier()
         let arrays: [JSONValue] = [[.string(Self.ios)], [.string(Self.ios), .string(Self.game)], []]

@@ -4,7 +4,7 @@ import LimitedLoginTestSupport
 import Testing
 @testable import LimitedLoginVerifier
 
-@Suite("Verifier: the claims (SPEC 8, fifth rule)")
+@Suite("Verifier: the claims (docs/BEHAVIOUR.md, section 8, rule 5)")
 struct TokenClaimTests {
     let fixture = VerifierFixture()
 
@@ -193,7 +193,7 @@ struct TokenClaimTests {
     }
 }
 
-@Suite("Verifier: the nonce policies (SPEC 8, last rule)")
+@Suite("Verifier: the nonce policies (docs/BEHAVIOUR.md, section 8, rule 6)")
 struct NonceCheckTests {
     let fixture = VerifierFixture()
 

@@ -3,7 +3,7 @@ import LimitedLoginTestSupport
 import Testing
 @testable import LimitedLoginVerifier
 
-@Suite("Verifier: a token must be well-formed (SPEC 8, first rule)")
+@Suite("Verifier: a token must be well-formed (docs/BEHAVIOUR.md, section 8, rule 1)")
 struct TokenFormTests {
     let fixture = VerifierFixture()
 

@@ -4,7 +4,7 @@ import LimitedLoginTestSupport
 import Testing
 @testable import LimitedLoginVerifier
 
-@Suite("Verifier: the header (SPEC 8, second rule)")
+@Suite("Verifier: the header (docs/BEHAVIOUR.md, section 8, rule 2)")
 struct TokenHeaderTests {
     let fixture = VerifierFixture()
 

@@ -4,7 +4,7 @@ import LimitedLoginTestSupport
 import Testing
 @testable import LimitedLoginVerifier
 
-@Suite("Verifier: the key and the signature (SPEC 8, third and fourth rules)")
+@Suite("Verifier: the key and the signature (docs/BEHAVIOUR.md, section 8, rules 3 and 4)")
 struct TokenKeyAndSignatureTests {
     let fixture = VerifierFixture()
 

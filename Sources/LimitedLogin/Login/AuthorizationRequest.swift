@@ -2,7 +2,7 @@ import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// One login's dialog request (SPEC section 2): the URL, and the state and nonce its answer must carry.
+/// One login's dialog request (docs/BEHAVIOUR.md, section 2): the URL, and the state and nonce its answer must carry.
 public struct AuthorizationRequest: Sendable {
     public let appID: String
     public let configuration: LoginConfiguration

@@ -2,7 +2,7 @@ import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// What the dialog answered, read from the callback URL (SPEC section 7's classification).
+/// What the dialog answered, read from the callback URL (docs/BEHAVIOUR.md, section 7: how a callback is classified).
 public enum LoginCallback: Sendable, Equatable {
     /// The callback carries a token or a code.
     case success(LoginCallbackParameters)

@@ -8,7 +8,7 @@ import NIOHTTP1
 /// Logs a person in through the dialog and sets the session's current values, as the iOS SDK's
 /// `LoginManager`.
 ///
-/// A login builds the dialog URL (SPEC section 2), has the ``presenter`` show it, checks that the answer
+/// A login builds the dialog URL (docs/BEHAVIOUR.md, section 2), has the ``presenter`` show it, checks that the answer
 /// carries this login's state, verifies the ID token (signature, issuer, audience, expiry, age, and the
 /// configuration's nonce) and only then sets ``LoginSession``'s values. A limited login clears the
 /// access token; a classic one exchanges its code with the PKCE verifier for an access token.

@@ -1,5 +1,5 @@
 /// The forms of an HTML page, read the way a simple browser would: enough to drive the login dialog's
-/// plain forms (SPEC section 2) without a browser engine.
+/// plain forms (docs/BEHAVIOUR.md, section 2) without a browser engine.
 public struct HTMLForm: Sendable, Equatable {
     public struct Field: Sendable, Equatable {
         public var tag: String

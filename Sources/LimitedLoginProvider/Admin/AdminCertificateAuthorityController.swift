@@ -7,8 +7,8 @@ import LimitedLoginJOSE
 struct AdminCertificateAuthorityController: Sendable {
     let services: ProviderServices
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/ca") { request, _ in try await guarded(request) { try await export(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/ca") { request, _ in try await export(request) }
     }
 
     private func export(_ request: Request) async throws -> Response {
@@ -16,13 +16,11 @@ struct AdminCertificateAuthorityController: Sendable {
         switch request.uri.queryParameters.get("include_key") {
         case nil, "false"?, "0"?: includeKey = false
         case "true"?, "1"?: includeKey = true
-        case let other?: return AdminController.error("include_key must be true or false, not \"\(other)\".", status: .badRequest)
+        case let other?: throw AdminError.badRequest("include_key must be true or false, not \"\(other)\".")
         }
         let store = services.store
         guard let certificate = try await store.settingValue(LocalCertificateAuthority.certificateSetting) else {
-            return AdminController.error(
-                "This provider has no certificate authority yet: start it with 'serve --tls' once to make one.", status: .notFound
-            )
+            throw AdminError.notFound("This provider has no certificate authority yet: start it with 'serve --tls' once to make one.")
         }
         var answer: [String: JSONValue] = ["certificate": .string(certificate)]
         if includeKey {

@@ -10,67 +10,28 @@ struct AdminController: Sendable {
     let services: ProviderServices
     let adminToken: String
 
+    /// The admin routes behind the admin token's guard (``AdminGuardMiddleware``).
     func addRoutes(to router: Router<BasicRequestContext>) {
-        addOperations(to: router) { request, body in try await self.guarded(request, body) }
+        addOperations(to: router.group().add(middleware: AdminGuardMiddleware(services: services, adminToken: adminToken)))
     }
 
-    /// Every admin route, each behind `guarded`: the admin token's check when served, nothing for the
-    /// console's calls (``AdminAPI``), which check their own session first.
-    func addOperations<Context: RequestContext>(to router: Router<Context>, guarded adminGuard: @escaping AdminGuard) {
-        router.get("/_admin/keys") { request, _ in try await adminGuard(request) { try await listKeys() } }
+    /// Every admin route, on `router`: a group behind the admin token's guard when served, without it for
+    /// the console's calls (``AdminAPI``), which check their own session first.
+    func addOperations<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/keys") { _, _ in try await listKeys() }
         router.post("/_admin/keys/rotate") { request, _ in
-            try await adminGuard(request) {
-                var request = request
-                return try await rotate(&request)
-            }
+            var request = request
+            return try await rotate(&request)
         }
-        AdminDirectoryController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminGrantController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminClockController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminScenarioController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminFaultController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminTokenController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminStateController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminLoginsController(services: services).addRoutes(to: router, guarded: adminGuard)
-        AdminCertificateAuthorityController(services: services).addRoutes(to: router, guarded: adminGuard)
-    }
-
-    static func tooManyWrongTokens(retryAfter: Int64) -> String {
-        "Too many wrong admin tokens from this address. Try again in \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
-    }
-
-    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
-        Responses.json(.object(["error": .object(["message": .string(message)])]), status: status)
-    }
-
-    private func guarded(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
-        guard let token = Self.bearerToken(request.headers[.authorization]) else {
-            var response = Self.error("The admin API needs Authorization: Bearer <admin token>.", status: .unauthorized)
-            response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
-            return response
-        }
-        let address = ClientAddress.current, now = ProviderTime.systemNow()
-        if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
-            var response = Self.error(Self.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
-            response.headers[.retryAfter] = String(retryAfter)
-            return response
-        }
-        guard constantTimeEquals(token, adminToken) else {
-            await services.adminTokenAttempts.failed(address: address, now: now)
-            services.logger.notice("admin API refused: wrong admin token")
-            return Self.error("The admin token is wrong.", status: .forbidden)
-        }
-        return try await body()
-    }
-
-    /// The token of an `Authorization: Bearer <token>` header. The scheme is matched without regard to
-    /// case (RFC 9110 section 11.1: `bearer`, `BEARER`), and one or more spaces may follow it.
-    static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let scheme = header.prefix { $0 != " " }
-        guard scheme.lowercased() == "bearer" else { return nil }
-        let token = header.dropFirst(scheme.count).drop { $0 == " " }
-        return token.isEmpty ? nil : String(token)
+        AdminDirectoryController(services: services).addRoutes(to: router)
+        AdminGrantController(services: services).addRoutes(to: router)
+        AdminClockController(services: services).addRoutes(to: router)
+        AdminScenarioController(services: services).addRoutes(to: router)
+        AdminFaultController(services: services).addRoutes(to: router)
+        AdminTokenController(services: services).addRoutes(to: router)
+        AdminStateController(services: services).addRoutes(to: router)
+        AdminLoginsController(services: services).addRoutes(to: router)
+        AdminCertificateAuthorityController(services: services).addRoutes(to: router)
     }
 
     private func listKeys() async throws -> Response {
@@ -105,17 +66,17 @@ struct AdminController: Sendable {
             let form = try await request.formBody(limit: services.configuration.maximumBodySize)
             if let text = try? form.single("publish_delay") {
                 guard let value = Int64(text), (0...(30 * 24 * 3600)).contains(value) else {
-                    return Self.error("publish_delay must be a number of seconds from 0 to 2592000.", status: .badRequest)
+                    throw AdminError.badRequest("publish_delay must be a number of seconds from 0 to 2592000.")
                 }
                 delay = value
             }
             if let text = try? form.single("drop_previous") {
-                guard text == "true" || text == "false" else { return Self.error("drop_previous must be true or false.", status: .badRequest) }
+                guard text == "true" || text == "false" else { throw AdminError.badRequest("drop_previous must be true or false.") }
                 dropPrevious = text == "true"
             }
         }
         if dropPrevious, delay != 0 {
-            return Self.error("drop_previous needs publish_delay=0: the new key must sign at once when the others are dropped.", status: .badRequest)
+            throw AdminError.badRequest("drop_previous needs publish_delay=0: the new key must sign at once when the others are dropped.")
         }
         let record = try await services.keyring.rotate(publishDelay: delay, dropPrevious: dropPrevious)
         services.logger.notice("signing key rotation scheduled", metadata: ["kid": "\(record.keyID)", "signs_from": "\(record.signsFrom)"])
@@ -125,9 +86,6 @@ struct AdminController: Sendable {
         ]))
     }
 }
-
-/// Runs an admin route's body once the request's admin token is checked.
-typealias AdminGuard = @Sendable (Request, () async throws -> Response) async throws -> Response
 
 /// Rotation defaults.
 public enum RotationDefaults {

@@ -9,31 +9,30 @@ struct AdminDirectoryController: Sendable {
     let services: ProviderServices
     var store: ProviderStore { services.store }
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/apps") { request, _ in try await guarded(request) { try await listApps() } }
-        router.post("/_admin/apps") { request, _ in try await guarded(request) { try await createApp(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/apps") { request, _ in try await listApps() }
+        router.post("/_admin/apps") { request, _ in try await createApp(request) }
         router.delete("/_admin/apps/:id") { request, context in
-            try await guarded(request) { try await deleteApp(context.parameters.get("id") ?? "") }
+            try await deleteApp(context.parameters.get("id") ?? "")
         }
         router.post("/_admin/apps/:id") { request, context in
-            try await guarded(request) { try await editApp(context.parameters.get("id") ?? "", request) }
+            try await editApp(context.parameters.get("id") ?? "", request)
         }
         router.post("/_admin/apps/:id/business") { request, context in
-            try await guarded(request) { try await moveApp(context.parameters.get("id") ?? "", request) }
+            try await moveApp(context.parameters.get("id") ?? "", request)
         }
-        router.get("/_admin/users") { request, _ in try await guarded(request) { try await listUsers() } }
-        router.post("/_admin/users") { request, _ in try await guarded(request) { try await createUser(request) } }
+        router.get("/_admin/users") { request, _ in try await listUsers() }
+        router.post("/_admin/users") { request, _ in try await createUser(request) }
         router.post("/_admin/users/:id") { request, context in
-            try await guarded(request) { try await editUser(context.parameters.get("id") ?? "", request) }
+            try await editUser(context.parameters.get("id") ?? "", request)
         }
         router.delete("/_admin/users/:id") { request, context in
-            try await guarded(request) { try await deleteUser(context.parameters.get("id") ?? "") }
+            try await deleteUser(context.parameters.get("id") ?? "")
         }
-        router.post("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: true) } }
-        router.delete("/_admin/friendships") { request, _ in try await guarded(request) { try await friendship(request, add: false) } }
+        router.post("/_admin/friendships") { request, _ in try await friendship(request, add: true) }
+        router.delete("/_admin/friendships") { request, _ in try await friendship(request, add: false) }
     }
 
-    private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
 
     /// A validation reason (`app ID "abc" must be digits`) as a sentence.
     static func sentence(_ reason: String) -> String {
@@ -108,26 +107,26 @@ struct AdminDirectoryController: Sendable {
     private func createApp(_ request: Request) async throws -> Response {
         let app: ProviderFixtures.App
         switch try await decode(ProviderFixtures.App.self, accepting: ProviderFixtures.App.CodingKeys.allCases.map(\.rawValue), from: request) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let decoded): app = decoded
         }
         for uri in app.redirectURIs ?? [] {
-            do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
+            do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
-        do { try ProviderFixtures(apps: [app]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        do { try ProviderFixtures(apps: [app]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         let record = AppRecord(
             id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name, businessID: app.businessID,
             redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
         )
         do { try await store.createApp(record) } catch {
             guard case .duplicate = error else { throw error }
-            return AdminController.error("An app with ID \(app.id) already exists.", status: .conflict)
+            throw AdminError.conflict("An app with ID \(app.id) already exists.")
         }
         return Responses.json(Self.json(record), status: .created)
     }
 
     private func deleteApp(_ id: String) async throws -> Response {
-        guard try await store.deleteApp(id: id) else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        guard try await store.deleteApp(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
         return Responses.json(.object(["success": true]))
     }
 
@@ -143,25 +142,25 @@ struct AdminDirectoryController: Sendable {
     private func editApp(_ id: String, _ request: Request) async throws -> Response {
         let edit: AppEdit
         switch try await decode(AppEdit.self, accepting: ["name", "redirect_uris", "new_secret", "gaming"], from: request) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let decoded): edit = decoded
         }
-        guard let existing = try await store.app(id: id) else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        guard let existing = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
         if let name = edit.name {
             let changed = ProviderFixtures.App(id: id, secret: existing.secret, name: name)
-            do { try ProviderFixtures(apps: [changed]).validate() } catch { return bad(Self.sentence(error.reason)) }
+            do { try ProviderFixtures(apps: [changed]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         }
         for uri in edit.redirect_uris ?? [] {
-            do { try RedirectURIRegistration.check(uri) } catch { return bad(error.description) }
+            do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         guard edit.name != nil || edit.redirect_uris != nil || edit.new_secret == true || edit.gaming != nil else {
-            return bad("Send at least one of name, redirect_uris, new_secret: true and gaming.")
+            throw AdminError.badRequest("Send at least one of name, redirect_uris, new_secret: true and gaming.")
         }
         let app = try await store.updateApp(
             id: id, name: edit.name, redirectURIs: edit.redirect_uris,
             secret: edit.new_secret == true ? RandomIdentifiers.appSecret() : nil, isGaming: edit.gaming
         )
-        guard let app else { return AdminController.error("No app with ID \(id).", status: .notFound) }
+        guard let app else { throw AdminError.notFound("No app with ID \(id).") }
         return Responses.json(Self.json(app))
     }
 
@@ -170,11 +169,11 @@ struct AdminDirectoryController: Sendable {
     private func moveApp(_ id: String, _ request: Request) async throws -> Response {
         let move: BusinessMove
         switch try await decode(BusinessMove.self, accepting: ["business_id"], from: request) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let decoded): move = decoded
         }
         guard let app = try await store.moveApp(id: id, toBusiness: move.business_id) else {
-            return AdminController.error("No app with ID \(id).", status: .notFound)
+            throw AdminError.notFound("No app with ID \(id).")
         }
         return Responses.json(Self.json(app))
     }
@@ -190,14 +189,14 @@ struct AdminDirectoryController: Sendable {
     private func createUser(_ request: Request) async throws -> Response {
         var user: ProviderFixtures.User
         switch try await decode(ProviderFixtures.User.self, accepting: ProviderFixtures.User.CodingKeys.allCases.map(\.rawValue), from: request) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let decoded): user = decoded
         }
-        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         var friendIDs: [String] = []
         for friend in user.friends ?? [] {
             guard let found = try await store.user(idOrEmail: friend) else {
-                return bad("The friend \(friend) is not a test user (give an ID or an email).")
+                throw AdminError.badRequest("The friend \(friend) is not a test user (give an ID or an email).")
             }
             friendIDs.append(found.id)
         }
@@ -207,7 +206,7 @@ struct AdminDirectoryController: Sendable {
             try await FixtureLoader(store: store).create(user)
         } catch let error as StoreError {
             guard case .duplicate = error else { throw error }
-            return AdminController.error("A test user with this ID or email already exists.", status: .conflict)
+            throw AdminError.conflict("A test user with this ID or email already exists.")
         }
         let id = user.id ?? ""
         guard let stored = try await store.user(id: id) else { throw HTTPError(.internalServerError) }
@@ -225,16 +224,16 @@ struct AdminDirectoryController: Sendable {
     private func editUser(_ id: String, _ request: Request) async throws -> Response {
         let body: JSONObject
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
         let fields = Self.editableUserFields.joined(separator: ", ")
-        guard !body.isEmpty else { return bad("Send the fields to change: \(fields).") }
+        guard !body.isEmpty else { throw AdminError.badRequest("Send the fields to change: \(fields).") }
         if let unknown = body.keys.first(where: { !Self.editableUserFields.contains($0) }) {
-            return bad("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
+            throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
         }
         guard let existing = try await store.user(idOrEmail: id) else {
-            return AdminController.error("No test user with ID or email \(id).", status: .notFound)
+            throw AdminError.notFound("No test user with ID or email \(id).")
         }
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
         guard case .object(var merged) = Self.json(existing, friends: []) else { throw HTTPError(.internalServerError) }
@@ -243,10 +242,10 @@ struct AdminDirectoryController: Sendable {
         if body["password"] == nil, let storedHash { merged["password_hash"] = .string(storedHash) }
         var user: ProviderFixtures.User
         do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
-            return bad("The body does not fit: \(Self.describe(error)).")
+            throw AdminError.badRequest("The body does not fit: \(Self.describe(error)).")
         }
         user.id = existing.id
-        do { try ProviderFixtures(users: [user]).validate() } catch { return bad(Self.sentence(error.reason)) }
+        do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         let record = TestUserRecord(
             id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
             birthday: user.birthday, gender: user.gender, hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
@@ -257,7 +256,7 @@ struct AdminDirectoryController: Sendable {
             try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
         } catch {
             guard case .duplicate = error else { throw error }
-            return AdminController.error("Another test user has the email \(user.email).", status: .conflict)
+            throw AdminError.conflict("Another test user has the email \(user.email).")
         }
         guard let stored = try await store.user(id: id) else { throw HTTPError(.internalServerError) }
         return Responses.json(Self.json(stored, friends: try await store.friendIDs(of: id)))
@@ -266,7 +265,7 @@ struct AdminDirectoryController: Sendable {
     /// `DELETE /_admin/users/:id`, the user named by ID or by email.
     private func deleteUser(_ idOrEmail: String) async throws -> Response {
         guard let user = try await store.user(idOrEmail: idOrEmail), try await store.deleteUser(id: user.id) else {
-            return AdminController.error("No test user with ID or email \(idOrEmail).", status: .notFound)
+            throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
         }
         return Responses.json(.object(["success": true, "id": .string(user.id)]))
     }
@@ -277,18 +276,18 @@ struct AdminDirectoryController: Sendable {
     private func friendship(_ request: Request, add: Bool) async throws -> Response {
         let body: FriendshipBody
         switch try await decode(FriendshipBody.self, accepting: ["user_id", "friend_id"], from: request) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let decoded): body = decoded
         }
         // Either side by ID or by email, as the dialog's sign-in takes them.
         var ids: [String] = []
         for who in [body.user_id, body.friend_id] {
             guard let user = try await store.user(idOrEmail: who) else {
-                return AdminController.error("No test user with ID or email \(who).", status: .notFound)
+                throw AdminError.notFound("No test user with ID or email \(who).")
             }
             ids.append(user.id)
         }
-        guard ids[0] != ids[1] else { return bad("A test user cannot be their own friend.") }
+        guard ids[0] != ids[1] else { throw AdminError.badRequest("A test user cannot be their own friend.") }
         if add {
             try await store.addFriendship(ids[0], ids[1])
         } else {

@@ -19,23 +19,19 @@ struct AdminGrantController: Sendable {
     let services: ProviderServices
     var store: ProviderStore { services.store }
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/grants") { request, _ in try await guarded(request) { try await list(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/grants") { request, _ in try await list(request) }
         router.delete("/_admin/grants/:app_id/:user_id") { request, context in
-            try await guarded(request) { try await uninstall(context.parameters.get("app_id") ?? "", context.parameters.get("user_id") ?? "") }
+            try await uninstall(context.parameters.get("app_id") ?? "", context.parameters.get("user_id") ?? "")
         }
         router.delete("/_admin/grants/:app_id/:user_id/permissions/:permission") { request, context in
-            try await guarded(request) {
-                try await revoke(
+                            try await revoke(
                     context.parameters.get("app_id") ?? "", context.parameters.get("user_id") ?? "",
                     context.parameters.get("permission") ?? ""
                 )
-            }
         }
         router.post("/_admin/grants/:app_id/:user_id/expire-data-access") { request, context in
-            try await guarded(request) {
-                try await expireDataAccess(context.parameters.get("app_id") ?? "", context.parameters.get("user_id") ?? "")
-            }
+            try await expireDataAccess(context.parameters.get("app_id") ?? "", context.parameters.get("user_id") ?? "")
         }
     }
 
@@ -51,34 +47,30 @@ struct AdminGrantController: Sendable {
     private func list(_ request: Request) async throws -> Response {
         let userID: String?
         do { userID = try FormParameters(encoded: request.uri.query ?? "").single("user_id") } catch {
-            return AdminController.error("The query cannot be read: \(error.description).", status: .badRequest)
+            throw AdminError.badRequest("The query cannot be read: \(error.description).")
         }
         var user: TestUserRecord?
         if let userID {
             user = try await store.user(idOrEmail: userID)
-            guard user != nil else { return AdminController.error("No test user with ID or email \(userID).", status: .notFound) }
+            guard user != nil else { throw AdminError.notFound("No test user with ID or email \(userID).") }
         }
         return Responses.json(.object(["grants": .array(try await store.grants(userID: user?.id).map(Self.json))]))
     }
 
-    /// The installed grant of this app and person (`user` an ID or an email), or the error answer.
-    private func installedGrant(_ appID: String, _ user: String) async throws -> Result<GrantRecord, AdminRefusal> {
-        guard try await store.app(id: appID) != nil else { return .failure(AdminRefusal("No app with ID \(appID).", .notFound)) }
+    /// The installed grant of this app and person (`user` an ID or an email); 404 when there is none.
+    private func installedGrant(_ appID: String, _ user: String) async throws -> GrantRecord {
+        guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         guard let userID = try await store.user(idOrEmail: user)?.id else {
-            return .failure(AdminRefusal("No test user with ID or email \(user).", .notFound))
+            throw AdminError.notFound("No test user with ID or email \(user).")
         }
         guard let grant = try await store.grant(appID: appID, userID: userID), grant.installed else {
-            return .failure(AdminRefusal("Test user \(user) has not installed app \(appID) (no login, or uninstalled).", .notFound))
+            throw AdminError.notFound("Test user \(user) has not installed app \(appID) (no login, or uninstalled).")
         }
-        return .success(grant)
+        return grant
     }
 
     private func uninstall(_ appID: String, _ user: String) async throws -> Response {
-        let grant: GrantRecord
-        switch try await installedGrant(appID, user) {
-        case .failure(let refusal): return refusal.response
-        case .success(let found): grant = found
-        }
+        let grant = try await installedGrant(appID, user)
         _ = try await store.uninstall(appID: appID, userID: grant.userID)
         services.logger.notice("app uninstalled by the admin API", metadata: ["app": "\(appID)", "user": "\(grant.userID)"])
         return Responses.json(.object(["success": true]))
@@ -86,20 +78,13 @@ struct AdminGrantController: Sendable {
 
     private func revoke(_ appID: String, _ userID: String, _ name: String) async throws -> Response {
         let permission = Permission(name: name)
-        guard permission.isValid else { return AdminController.error("\(name) is not a valid permission name.", status: .badRequest) }
+        guard permission.isValid else { throw AdminError.badRequest("\(name) is not a valid permission name.") }
         guard permission != .publicProfile else {
-            return AdminController.error(
-                "public_profile cannot be revoked alone; DELETE /_admin/grants/\(appID)/\(userID) uninstalls the app.",
-                status: .badRequest
-            )
+            throw AdminError.badRequest("public_profile cannot be revoked alone; DELETE /_admin/grants/\(appID)/\(userID) uninstalls the app.")
         }
-        var grant: GrantRecord
-        switch try await installedGrant(appID, userID) {
-        case .failure(let refusal): return refusal.response
-        case .success(let found): grant = found
-        }
+        var grant = try await installedGrant(appID, userID)
         guard grant.granted.remove(permission) != nil else {
-            return AdminController.error("Test user \(userID) has not granted \(name) to app \(appID).", status: .notFound)
+            throw AdminError.notFound("Test user \(userID) has not granted \(name) to app \(appID).")
         }
         grant.updatedAt = ProviderTime.now()
         try await store.saveGrant(grant)
@@ -107,24 +92,8 @@ struct AdminGrantController: Sendable {
     }
 
     private func expireDataAccess(_ appID: String, _ user: String) async throws -> Response {
-        let grant: GrantRecord
-        switch try await installedGrant(appID, user) {
-        case .failure(let refusal): return refusal.response
-        case .success(let found): grant = found
-        }
+        let grant = try await installedGrant(appID, user)
         let count = try await store.expireDataAccess(appID: appID, userID: grant.userID)
         return Responses.json(.object(["success": true, "access_tokens": .number(Double(count))]))
     }
-}
-
-/// An admin route's refusal: a message and its status.
-struct AdminRefusal: Error {
-    let message: String
-    let status: HTTPResponse.Status
-    init(_ message: String, _ status: HTTPResponse.Status) {
-        self.message = message
-        self.status = status
-    }
-
-    var response: Response { AdminController.error(message, status: status) }
 }

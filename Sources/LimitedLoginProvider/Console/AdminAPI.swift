@@ -37,7 +37,7 @@ struct AdminAPI: Sendable {
 
     init(services: ProviderServices, adminToken: String) {
         let router = Router(context: AdminCallContext.self)
-        AdminController(services: services, adminToken: adminToken).addOperations(to: router) { _, body in try await body() }
+        AdminController(services: services, adminToken: adminToken).addOperations(to: router.group())
         responder = router.buildResponder()
         logger = services.logger
     }
@@ -66,6 +66,8 @@ struct AdminAPI: Sendable {
             response = try await responder.respond(to: request, context: AdminCallContext(source: .init(logger: logger)))
         } catch let error as HTTPError {
             return Answer(status: error.status, body: .object(["error": .object(["message": .string(error.body ?? error.status.reasonPhrase)])]))
+        } catch let error as AdminError {
+            return Answer(status: error.status, body: error.json)
         }
         let sink = CollectedBody()
         try await response.body.write(CollectingBodyWriter(sink: sink))

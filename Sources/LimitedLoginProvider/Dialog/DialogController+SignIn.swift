@@ -113,21 +113,21 @@ extension DialogController {
     /// "Add a test user": a pickable user with this name and email (made up when empty) and the rest of
     /// their profile made up, created as the admin API creates one. Offered where picking is: a person who
     /// can pick any test user gains nothing by making one.
-    private func addTestUser(name: String, email: String?) async throws -> Result<TestUserRecord, AdminRefusal> {
-        guard services.configuration.userPicker else { return .failure(AdminRefusal(Self.pickerOff, .forbidden)) }
+    private func addTestUser(name: String, email: String?) async throws -> Result<TestUserRecord, AdminError> {
+        guard services.configuration.userPicker else { return .failure(AdminError(.forbidden, Self.pickerOff)) }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return .failure(AdminRefusal("Give the new test user's name.", .badRequest)) }
+        guard !trimmed.isEmpty else { return .failure(AdminError(.badRequest, "Give the new test user's name.")) }
         let email = email?.trimmingCharacters(in: .whitespaces)
         var person = GeneratedPerson(name: trimmed, email: email?.isEmpty == false ? email : nil).fixture
         person.id = RandomIdentifiers.numericID()
         do { try ProviderFixtures(users: [person]).validate() } catch {
-            return .failure(AdminRefusal(AdminDirectoryController.sentence(error.reason), .badRequest))
+            return .failure(AdminError(.badRequest, AdminDirectoryController.sentence(error.reason)))
         }
         do {
             try await FixtureLoader(store: services.store).create(person)
         } catch let error as StoreError {
             guard case .duplicate = error else { throw error }
-            return .failure(AdminRefusal("A test user with the email \(person.email) exists already: pick them or search for them.", .conflict))
+            return .failure(AdminError(.conflict, "A test user with the email \(person.email) exists already: pick them or search for them."))
         }
         guard let id = person.id, let created = try await services.store.user(id: id) else { throw HTTPError(.internalServerError) }
         services.logger.info("test user added on the sign-in page", metadata: ["user": "\(created.id)"])

@@ -2,7 +2,7 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The login dialog (SPEC section 2): `GET [/{version}]/dialog/oauth`, the sign-in form and the
+/// The login dialog (docs/BEHAVIOUR.md, section 2): `GET [/{version}]/dialog/oauth`, the sign-in form and the
 /// consent form.
 struct DialogController: Sendable {
     static let signInPath = "/dialog/oauth/signin"

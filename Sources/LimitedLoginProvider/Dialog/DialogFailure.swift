@@ -10,7 +10,7 @@ struct DialogPageError: Error, Equatable, Sendable {
     }
 }
 
-/// An error sent back to the app's redirect URI (SPEC section 2): `error`, `error_code`,
+/// An error sent back to the app's redirect URI (docs/BEHAVIOUR.md, section 2): `error`, `error_code`,
 /// `error_message` and the request's `state`.
 struct DialogErrorResponse: Error, Equatable, Sendable {
     let error: String

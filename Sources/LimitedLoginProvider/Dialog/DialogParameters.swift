@@ -34,7 +34,7 @@ struct DialogTarget: Sendable {
     let state: String?
 }
 
-/// A fully checked authorization request (SPEC section 2).
+/// A fully checked authorization request (docs/BEHAVIOUR.md, section 2).
 struct DialogRequest: Sendable {
     let target: DialogTarget
     let responseTypes: Set<ResponseType>

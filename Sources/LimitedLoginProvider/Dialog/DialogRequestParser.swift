@@ -1,7 +1,7 @@
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// Reads and checks the dialog's query (SPEC section 2), in two steps: first the app and redirect URI
+/// Reads and checks the dialog's query (docs/BEHAVIOUR.md, section 2), in two steps: first the app and redirect URI
 /// (failures are error pages: nothing is sent to an untrusted URI), then everything else (failures go
 /// back to the app's redirect URI).
 struct DialogRequestParser: Sendable {

@@ -41,7 +41,7 @@ struct DialogResponder: Sendable {
         return try respond(target, parameters, afterPost: afterPost)
     }
 
-    /// The person pressed Cancel (SPEC section 2): no `error_message`, so SDKs read it as a cancel.
+    /// The person pressed Cancel (docs/BEHAVIOUR.md, section 2): no `error_message`, so SDKs read it as a cancel.
     func respondCancelled(_ target: DialogTarget, afterPost: Bool) throws -> Response {
         var parameters = FormParameters()
         parameters.append("error", "access_denied")

@@ -2,7 +2,7 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// Records consent and sends the login's result to the app (SPEC section 2).
+/// Records consent and sends the login's result to the app (docs/BEHAVIOUR.md, section 2).
 struct LoginCompletion: Sendable {
     let services: ProviderServices
 

@@ -22,7 +22,7 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Which redirect URIs an app may receive a login response at (SPEC section 2).
+/// Which redirect URIs an app may receive a login response at (docs/BEHAVIOUR.md, section 2).
 ///
 /// Allowed: an exact, byte-for-byte match of a registered URI; `fb{appID}://authorize/`; and a loopback
 /// `http://127.0.0.1[:port]/path` or `http://[::1][:port]/path` (RFC 8252 section 7.3: any port).

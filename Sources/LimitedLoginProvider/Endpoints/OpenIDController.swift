@@ -3,7 +3,7 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 import Synchronization
 
-/// OpenID discovery, the JWKS and the certificate map (SPEC section 4), each with and without a
+/// OpenID discovery, the JWKS and the certificate map (docs/BEHAVIOUR.md, section 4), each with and without a
 /// trailing slash.
 struct OpenIDController: Sendable {
     let services: ProviderServices

@@ -4,7 +4,7 @@ import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 
-/// `POST /platform/uninstall` and `GET /platform/oidc/status` (SPEC section 4).
+/// `POST /platform/uninstall` and `GET /platform/oidc/status` (docs/BEHAVIOUR.md, section 4).
 struct UninstallController: Sendable {
     enum PersonLookup {
         case found(userID: String, appID: String)

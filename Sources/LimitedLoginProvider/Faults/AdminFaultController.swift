@@ -9,15 +9,13 @@ import LimitedLoginJOSE
 struct AdminFaultController: Sendable {
     let services: ProviderServices
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/faults") { request, _ in try await guarded(request) { list() } }
-        router.post("/_admin/faults") { request, _ in try await guarded(request) { try await add(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/faults") { request, _ in list() }
+        router.post("/_admin/faults") { request, _ in try await add(request) }
         router.delete("/_admin/faults") { request, _ in
-            try await guarded(request) {
-                let removed = services.faults.clear()
+                            let removed = services.faults.clear()
                 if removed > 0 { services.logger.notice("endpoint faults cleared", metadata: ["removed": "\(removed)"]) }
                 return Responses.json(.object(["removed": .number(Double(removed))]))
-            }
         }
     }
 
@@ -29,16 +27,16 @@ struct AdminFaultController: Sendable {
     private func add(_ request: Request) async throws -> Response {
         let body: JSONObject
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
         let asked: EndpointFaultRequest
         switch EndpointFaultRequest.parse(body) {
-        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let parsed): asked = parsed
         }
         guard let fault = services.faults.add(asked) else {
-            return AdminController.error("\(EndpointFaults.capacity) faults are held already; clear them first.", status: .conflict)
+            throw AdminError.conflict("\(EndpointFaults.capacity) faults are held already; clear them first.")
         }
         services.logger.notice("endpoint fault set", metadata: [
             "fault": "\(fault.id)", "endpoints": "\(fault.endpoints.sorted().map(\.rawValue).joined(separator: ","))",

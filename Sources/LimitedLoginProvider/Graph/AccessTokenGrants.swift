@@ -2,7 +2,7 @@ import LimitedLoginCore
 import Hummingbird
 import LimitedLoginJOSE
 
-/// The other grant types of `oauth/access_token` (SPEC section 5): `client_credentials` (the app access
+/// The other grant types of `oauth/access_token` (docs/BEHAVIOUR.md, section 5): `client_credentials` (the app access
 /// token), `fb_exchange_token` (a new long-lived token for a valid one) and `fb_extend_sso_token` (the
 /// refresh the iOS SDK's `AccessToken.refreshCurrentAccessToken` uses).
 struct AccessTokenGrants: Sendable {

@@ -2,7 +2,7 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The Graph API subset for classic login (SPEC section 5): `me`, `{asid}`, `me/permissions`, `me/picture`,
+/// The Graph API subset for classic login (docs/BEHAVIOUR.md, section 5): `me`, `{asid}`, `me/permissions`, `me/picture`,
 /// `{asid}/picture`. (`debug_token` is ``DebugTokenController``.) (`oauth/access_token` is ``CodeExchangeController``.)
 struct GraphController: Sendable {
     let services: ProviderServices

@@ -1,7 +1,7 @@
 import Hummingbird
 import LimitedLoginJOSE
 
-/// A Graph API error (SPEC section 5): `{"error":{"message","type":"OAuthException","code","error_subcode","fbtrace_id"}}`.
+/// A Graph API error (docs/BEHAVIOUR.md, section 5): `{"error":{"message","type":"OAuthException","code","error_subcode","fbtrace_id"}}`.
 struct GraphError: Error, Equatable, Sendable {
     let message: String
     let code: Int

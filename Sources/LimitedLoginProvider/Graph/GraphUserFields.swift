@@ -2,7 +2,7 @@ import Crypto
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The fields of a User node (SPEC section 5), each allowed by a permission of the person's grant.
+/// The fields of a User node (docs/BEHAVIOUR.md, section 5), each allowed by a permission of the person's grant.
 /// A field the grant does not allow is left out, as the Graph API does; a field that does not exist is
 /// an error.
 struct GraphUserFields: Sendable {

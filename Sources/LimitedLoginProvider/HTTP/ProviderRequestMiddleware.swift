@@ -47,6 +47,12 @@ struct ProviderRequestMiddleware: RouterMiddleware {
                 } catch let error as HTTPError {
                     finished(request, context: context, status: error.status.code, since: start)
                     throw error
+                } catch let error as AdminError {
+                    // An admin operation's refusal: its JSON answer, with the request ID like any other.
+                    var response = try error.response(from: request, context: context)
+                    response.headers[RequestLog.requestIDField] = id
+                    finished(request, context: context, status: response.status.code, since: start)
+                    return response
                 } catch {
                     if let cause = StoreOutage.cause(of: error) {
                         // The store failed: 503 and Retry-After in the client's shape, the cause in one log line.

@@ -46,7 +46,7 @@ struct StoreOutage {
         let message = "The provider cannot use its store (\(cause)). Try again in a few seconds."
         var response: Response
         if request.uri.path.hasPrefix("/_admin") {
-            response = AdminController.error(message, status: .serviceUnavailable)
+            response = Responses.json(AdminError(.serviceUnavailable, message).json, status: .serviceUnavailable)
         } else if Self.isForBrowsers(request) {
             let html = try pages.render(.error, ["title": "Service unavailable", "message": message, "homeURL": urls.baseURL + "/"])
             response = Responses.html(html, status: .serviceUnavailable)

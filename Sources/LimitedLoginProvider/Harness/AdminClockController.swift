@@ -2,16 +2,16 @@ import Foundation
 import Hummingbird
 import LimitedLoginJOSE
 
-/// `GET|POST /_admin/clock`: the provider's time, which tests move (SPEC section 9).
+/// `GET|POST /_admin/clock`: the provider's time, which tests move (docs/BEHAVIOUR.md, section 9).
 /// `{"advance": SECONDS}`, `{"set": EPOCH}` or `{"reset": true}`; `"force": true` lets the clock go back
 /// before tokens it already issued.
 struct AdminClockController: Sendable {
     let services: ProviderServices
     var clock: ProviderClock { services.clock }
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/clock") { request, _ in try await guarded(request) { show() } }
-        router.post("/_admin/clock") { request, _ in try await guarded(request) { try await move(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/clock") { request, _ in show() }
+        router.post("/_admin/clock") { request, _ in try await move(request) }
     }
 
     private func show() -> Response {
@@ -27,37 +27,37 @@ struct AdminClockController: Sendable {
     private func move(_ request: Request) async throws -> Response {
         let body: JSONObject
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
         if let message = body.unknownKeyMessage(accepted: ["advance", "set", "reset", "force"]) {
-            return AdminController.error(message, status: .badRequest)
+            throw AdminError.badRequest(message)
         }
         let force = body["force"]?.boolValue ?? false
         let actions = ["advance", "set", "reset"].filter { body[$0] != nil }
         guard actions.count == 1 else {
-            return AdminController.error("Give exactly one of \"advance\" (seconds), \"set\" (epoch seconds) or \"reset\": true.", status: .badRequest)
+            throw AdminError.badRequest("Give exactly one of \"advance\" (seconds), \"set\" (epoch seconds) or \"reset\": true.")
         }
         do {
             switch actions[0] {
             case "advance":
                 guard let seconds = Self.wholeSeconds(body["advance"]) else {
-                    return AdminController.error("\"advance\" must be a whole number of seconds.", status: .badRequest)
+                    throw AdminError.badRequest("\"advance\" must be a whole number of seconds.")
                 }
                 try clock.advance(by: seconds, force: force)
             case "set":
                 guard let time = Self.wholeSeconds(body["set"]) else {
-                    return AdminController.error("\"set\" must be whole seconds since 1970.", status: .badRequest)
+                    throw AdminError.badRequest("\"set\" must be whole seconds since 1970.")
                 }
                 try clock.set(to: time, force: force)
             default:
                 guard body["reset"]?.boolValue == true else {
-                    return AdminController.error("\"reset\" must be true.", status: .badRequest)
+                    throw AdminError.badRequest("\"reset\" must be true.")
                 }
                 clock.reset()
             }
-        } catch {
-            return AdminController.error(error.description, status: .conflict)
+        } catch let error as ProviderClockError {
+            throw AdminError.conflict(error.description)
         }
         let offset = clock.offset
         services.keyring.forgetSnapshot()

@@ -10,9 +10,9 @@ struct AdminStateController: Sendable {
 
     let services: ProviderServices
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.get("/_admin/export") { request, _ in try await guarded(request) { try await export(request) } }
-        router.post("/_admin/reset") { request, _ in try await guarded(request) { try await reset(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/export") { request, _ in try await export(request) }
+        router.post("/_admin/reset") { request, _ in try await reset(request) }
     }
 
     private func export(_ request: Request) async throws -> Response {
@@ -20,7 +20,7 @@ struct AdminStateController: Sendable {
         switch request.uri.queryParameters.get("include_keys") {
         case nil, "false"?, "0"?: includeKeys = false
         case "true"?, "1"?: includeKeys = true
-        case let other?: return AdminController.error("include_keys must be true or false, not \"\(other)\".", status: .badRequest)
+        case let other?: throw AdminError.badRequest("include_keys must be true or false, not \"\(other)\".")
         }
         let data = try await StateExport(store: services.store, clock: services.clock, scenarios: services.scenarios).json(includingKeys: includeKeys)
         return Responses.jsonBytes(Array(data))
@@ -29,11 +29,11 @@ struct AdminStateController: Sendable {
     private func reset(_ request: Request) async throws -> Response {
         var empty = request.uri.queryParameters.get("empty") == "true"
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): return AdminController.error(error.message, status: .badRequest)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let body):
-            if let message = body.unknownKeyMessage(accepted: ["empty"]) { return AdminController.error(message, status: .badRequest) }
+            if let message = body.unknownKeyMessage(accepted: ["empty"]) { throw AdminError.badRequest(message) }
             if let value = body["empty"] {
-                guard let flag = value.boolValue else { return AdminController.error("\"empty\" must be true or false.", status: .badRequest) }
+                guard let flag = value.boolValue else { throw AdminError.badRequest("\"empty\" must be true or false.") }
                 empty = empty || flag
             }
         }

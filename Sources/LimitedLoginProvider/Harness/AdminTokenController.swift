@@ -5,7 +5,7 @@ import LimitedLoginJOSE
 
 /// `POST /_admin/tokens`: an ID token (and, for a classic login, an access token) for an app and a test
 /// user without a browser, through the same issuer, claims, app-scoped IDs, friends rule and grants as the
-/// dialog (SPEC section 9). The grant is recorded as a consent would record it.
+/// dialog (docs/BEHAVIOUR.md, section 9). The grant is recorded as a consent would record it.
 ///
 /// `{"app_id": "…", "user": "alice@example.com", "permissions": ["email"], "nonce": "…" | "raw_nonce": "…",
 ///   "tracking": "limited" | "enabled", "defect": "expired", "claims": {"email": "x@y", "picture": null},
@@ -19,14 +19,12 @@ import LimitedLoginJOSE
 struct AdminTokenController: Sendable {
     let services: ProviderServices
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, guarded: @escaping AdminGuard) {
-        router.post("/_admin/tokens") { request, _ in try await guarded(request) { try await mint(request) } }
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.post("/_admin/tokens") { request, _ in try await mint(request) }
         router.get("/_admin/tokens/defects") { request, _ in
-            try await guarded(request) {
-                Responses.json(.object(["defects": .array(TokenDefect.allCases.map {
+                            Responses.json(.object(["defects": .array(TokenDefect.allCases.map {
                     .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
                 })]))
-            }
         }
     }
 
@@ -34,33 +32,32 @@ struct AdminTokenController: Sendable {
         "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
     ]
 
-    private func bad(_ message: String) -> Response { AdminController.error(message, status: .badRequest) }
 
     private func mint(_ request: Request) async throws -> Response {
         let body: JSONObject
         switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): return bad(error.message)
+        case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
-        if let message = body.unknownKeyMessage(accepted: Self.acceptedKeys) { return bad(message) }
-        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { return bad("Give \"app_id\".") }
+        if let message = body.unknownKeyMessage(accepted: Self.acceptedKeys) { throw AdminError.badRequest(message) }
+        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { throw AdminError.badRequest("Give \"app_id\".") }
         let subject: MintSubject
         switch (body["user"], body["subject"]) {
         case (.string(let name)?, nil) where !name.isEmpty: subject = .user(name)
         case (nil, .string(let sub)?) where MintSubject.isAcceptable(sub): subject = .unstored(sub)
-        case (nil, nil): return bad("Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has).")
-        case (_?, _?): return bad("Give \"user\" or \"subject\", not both.")
-        case (_?, nil): return bad("\"user\" must be a test user's ID or email.")
-        case (nil, _?): return bad("\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'.")
+        case (nil, nil): throw AdminError.badRequest("Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has).")
+        case (_?, _?): throw AdminError.badRequest("Give \"user\" or \"subject\", not both.")
+        case (_?, nil): throw AdminError.badRequest("\"user\" must be a test user's ID or email.")
+        case (nil, _?): throw AdminError.badRequest("\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'.")
         }
         guard let app = try await services.store.app(id: appID) else {
-            return AdminController.error("No app with ID \(appID).", status: .notFound)
+            throw AdminError.notFound("No app with ID \(appID).")
         }
         let user: TestUserRecord
         switch subject {
         case .user(let name):
             guard let stored = try await services.store.user(idOrEmail: name) else {
-                return AdminController.error("No test user \(name) (give an ID or an email).", status: .notFound)
+                throw AdminError.notFound("No test user \(name) (give an ID or an email).")
             }
             user = stored
         case .unstored(let sub):
@@ -70,15 +67,15 @@ struct AdminTokenController: Sendable {
         switch body["tracking"]?.stringValue ?? (body["tracking"] == nil ? "limited" : nil) {
         case "limited"?: tracking = .limited
         case "enabled"?: tracking = .enabled
-        default: return bad("\"tracking\" must be \"limited\" or \"enabled\".")
+        default: throw AdminError.badRequest("\"tracking\" must be \"limited\" or \"enabled\".")
         }
         if tracking == .enabled, case .unstored = subject {
-            return bad("A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
+            throw AdminError.badRequest("A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
         }
         var defect: TokenDefect?
         if let value = body["defect"] {
             guard let name = value.stringValue, let known = TokenDefect(rawValue: name) else {
-                return bad("Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
+                throw AdminError.badRequest("Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
                     + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + ".")
             }
             defect = known
@@ -89,28 +86,28 @@ struct AdminTokenController: Sendable {
         case .string(let text)?: names = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         case .array(let values)?:
             let strings = values.compactMap(\.stringValue)
-            guard strings.count == values.count else { return bad("\"permissions\" must be a list of permission names.") }
+            guard strings.count == values.count else { throw AdminError.badRequest("\"permissions\" must be a list of permission names.") }
             names = strings
-        default: return bad("\"permissions\" must be a list of permission names, or one comma-separated string.")
+        default: throw AdminError.badRequest("\"permissions\" must be a list of permission names, or one comma-separated string.")
         }
         let nonce: String
         switch (body["nonce"], body["raw_nonce"]) {
         case (nil, nil): nonce = UUID().uuidString
         case (.string(let text)?, nil): nonce = text
         case (nil, .string(let raw)?): nonce = Nonce.sha256Hex(ofRaw: raw)
-        case (_?, _?): return bad("Give \"nonce\" or \"raw_nonce\", not both.")
-        case (_?, nil): return bad("\"nonce\" must be a string.")
-        case (nil, _?): return bad("\"raw_nonce\" must be a string.")
+        case (_?, _?): throw AdminError.badRequest("Give \"nonce\" or \"raw_nonce\", not both.")
+        case (_?, nil): throw AdminError.badRequest("\"nonce\" must be a string.")
+        case (nil, _?): throw AdminError.badRequest("\"raw_nonce\" must be a string.")
         }
         let overrides: TokenClaimOverrides.Request
         switch TokenClaimOverrides.read(body, issuedAt: ProviderTime.now(), lifetime: services.configuration.lifetimes.idToken) {
-        case .failure(let message): return bad(message.text)
+        case .failure(let message): throw AdminError.badRequest(message.text)
         case .success(let times): overrides = times
         }
         var permissions = Set(names.map { Permission(name: $0) })
         permissions.insert(.publicProfile)
         do { try LoginConfiguration.validate(permissions: permissions, tracking: tracking, nonce: nonce) } catch {
-            return bad(error.description)
+            throw AdminError.badRequest(error.description)
         }
 
         var granted: Set<Permission>

@@ -18,7 +18,7 @@ public enum ProviderClockError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-/// The provider's time, which tests control (SPEC section 9): it runs with the system clock, shifted by an
+/// The provider's time, which tests control (docs/BEHAVIOUR.md, section 9): it runs with the system clock, shifted by an
 /// offset that `advance` and `set` change and `reset` clears. Every expiry the provider decides follows it:
 /// token `iat`/`exp`, access-token and data-access expiry, sessions, codes and the key rotation schedule.
 ///

@@ -1,7 +1,7 @@
 import LimitedLoginJOSE
 
 /// What the next dialog for an app (optionally a person) does, queued through `POST /_admin/scenarios`
-/// (SPEC section 9; mock-oauth2-server's queued callbacks): each is used once, in order.
+/// (docs/BEHAVIOUR.md, section 9; mock-oauth2-server's queued callbacks): each is used once, in order.
 public struct Scenario: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
         /// The dialog answers as if the person pressed Cancel.

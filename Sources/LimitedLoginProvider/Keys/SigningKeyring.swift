@@ -18,7 +18,7 @@ public enum SigningKeyError: Error, Equatable, Sendable, CustomStringConvertible
 /// The provider's signing keys, read from the store: the one that signs, and every one that is
 /// published (JWKS and certificates).
 ///
-/// Keys live in the store so that they survive restarts and are shared by every node. Rotation (SPEC
+/// Keys live in the store so that they survive restarts and are shared by every node. Rotation (docs/BEHAVIOUR.md,
 /// section 4) is a schedule written in the store, so that every node reading it agrees: the new key is
 /// published at once and signs from `signsFrom`; the old key stops signing then (`retiredAt`) and stays
 /// published for `retention` more seconds (at least the token lifetime), after which it is dropped.

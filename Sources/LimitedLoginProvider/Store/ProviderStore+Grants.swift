@@ -154,7 +154,7 @@ extension ProviderStore {
     }
 
     /// The app-scoped IDs (in `appID`) of the user's friends who have the app installed with
-    /// `user_friends` granted (SPEC section 6), sorted.
+    /// `user_friends` granted (docs/BEHAVIOUR.md, section 6), sorted.
     public func visibleFriendASIDs(userID: String, appID: String) async throws(StoreError) -> [String] {
         try await grantAndVisibleFriends(appID: appID, userID: userID).friendASIDs
     }

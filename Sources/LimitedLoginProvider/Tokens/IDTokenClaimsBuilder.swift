@@ -3,7 +3,7 @@ import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The claims of an ID token (SPEC section 3): the standard ones, then one group per granted permission.
+/// The claims of an ID token (docs/BEHAVIOUR.md, section 3): the standard ones, then one group per granted permission.
 struct IDTokenClaimsBuilder: Sendable {
     let issuer: String
     let app: AppRecord

@@ -15,7 +15,7 @@ struct IssuedIDToken: Sendable {
 }
 
 /// Issues ID tokens, access tokens and codes for a person and an app: the one token factory behind the
-/// dialog, the code exchange and the admin API's minting (SPEC section 9).
+/// dialog, the code exchange and the admin API's minting (docs/BEHAVIOUR.md, section 9).
 struct TokenIssuer: Sendable {
     let services: ProviderServices
     var lifetimes: TokenLifetimes { services.configuration.lifetimes }

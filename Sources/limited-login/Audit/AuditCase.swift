@@ -177,7 +177,4 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .hugeToken: return "refuse tokens over a few kilobytes before parsing them"
         }
     }
-
-    /// The first case in ``allCases`` order whose name matches, or nil.
-    static func named(_ name: String) -> AuditCase? { AuditCase(rawValue: name) }
 }

@@ -34,6 +34,8 @@ struct AuditCommand: AsyncParsableCommand {
               limited-login audit --endpoint http://127.0.0.1:8000/me --header 'X-Nonce: {nonce}' --junit audit.xml
               limited-login audit --endpoint http://127.0.0.1:8000/me --accepted 200 --refused 401,403 --accepted-pointer /authenticated=true
               limited-login audit --endpoint http://127.0.0.1:8000/me --only alg-none,wrong-audience --json
+              limited-login audit --endpoint http://127.0.0.1:8000/me --query access_token={token} --raw-nonce r-1 --app-id 1234 --user bob@example.com
+              limited-login audit --endpoint https://127.0.0.1:8443/me --ca-file ca.pem --faults --fault-delay 5 --recovery-window 60 --skip huge-token --timeout 20
               limited-login audit --list-cases
             """
     )

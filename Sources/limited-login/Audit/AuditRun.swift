@@ -25,7 +25,12 @@ struct AuditRun: Sendable {
         }
         let nonces = nonceMode.nonces()
         let token = try await tokens.token(for: auditCase, nonces: nonces)
-        return result(auditCase, try await backend.send(token: token, nonces: nonces))
+        let answer = try await backend.send(token: token, nonces: nonces)
+        if auditCase == .valid, answer.outcome == .noAnswer {
+            // Without an answer to the good token (a certificate it does not trust, a timeout) nothing can be judged.
+            throw AuditFailure("the backend at \(backend.template.endpoint.absoluteString) gave no answer to the good token: \(answer.detail ?? "no answer")")
+        }
+        return result(auditCase, answer)
     }
 
     func result(_ auditCase: AuditCase, _ answer: AuditAnswer) -> AuditResult {

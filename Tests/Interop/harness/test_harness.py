@@ -65,7 +65,7 @@ def ours_accepts(token, nonce="harness-nonce"):
     return result.returncode == 0
 
 
-# Which defect each verifier rejects (True) or accepts (False), as measured: README.md's table says the same.
+# Which defect each verifier rejects (True) or accepts (False), as measured: docs/HARNESS.md's table says the same.
 EXPECTED_REJECTIONS = {
     #  defect                     PyJWT  jose   ours
     "expired":                   (True,  True,  True),
