@@ -60,7 +60,7 @@ private func names(_ report: JSONObject, verdict: String) -> Set<String> {
 
 @Suite("CLI: limited-login audit")
 struct AuditCommandTests {
-    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 32 bad ones; the JUnit report parses")
+    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 37 bad ones; the JUnit report parses")
     func exampleServerPasses() async throws {
         try await withProvider { provider in
             let (server, base) = try await ExampleServerTests.startExampleServer(trusting: provider)
@@ -72,15 +72,15 @@ struct AuditCommandTests {
             ])
             #expect(run.status == 0, "\(run.error)")
             let result = try report(run.output)
-            #expect(result["summary"]?.objectValue?["cases"] == 33)
-            #expect(result["summary"]?.objectValue?["ok"] == 33, "\(run.output)")
-            #expect(run.error.contains("[33/33] huge-token: refused 401 → ok"), "a progress line per case")
+            #expect(result["summary"]?.objectValue?["cases"] == 38)
+            #expect(result["summary"]?.objectValue?["ok"] == 38, "\(run.output)")
+            #expect(run.error.contains("[38/38] huge-token: refused 401 → ok"), "a progress line per case")
 
             let document = try XMLDocument(contentsOf: junit)
             let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
-            #expect(suite.attribute(forName: "tests")?.stringValue == "33")
+            #expect(suite.attribute(forName: "tests")?.stringValue == "38")
             #expect(suite.attribute(forName: "failures")?.stringValue == "0")
-            #expect(try document.nodes(forXPath: "//testcase").count == 33)
+            #expect(try document.nodes(forXPath: "//testcase").count == 38)
             #expect(try document.nodes(forXPath: "//failure").isEmpty)
         }
     }
@@ -99,7 +99,7 @@ struct AuditCommandTests {
                 #expect(names(result, verdict: "hole") == [
                     "no-exp", "wrong-issuer", "bad-signature", "truncated-signature", "signature-from-other-token", "unknown-key",
                     "kid-names-another-key", "alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
-                    "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header",
+                    "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header", "x5c-header",
                 ])
                 #expect(names(result, verdict: "ok").isSuperset(of: ["valid", "expired", "expired-past-leeway", "wrong-audience", "audience-list"]))
                 #expect(names(result, verdict: "not-run") == ["wrong-nonce", "no-nonce", "raw-nonce-unhashed"], "the backend was given no nonce")
@@ -118,6 +118,18 @@ struct AuditCommandTests {
                 #expect(text.status == 1)
                 #expect(text.output.contains("HOLE alg-none (accepted 200): alg none, no signature. A backend should accept RS256 only"))
                 #expect(text.output.hasSuffix("FAILED: the backend accepted 1 token it must refuse: alg-none.\n"), "\(text.output)")
+
+                // A leniency is a warning (exit 0) unless --strict asks that every case go as it should.
+                let lenient = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "too-old",
+                ])
+                #expect(lenient.status == 0 && lenient.output.contains("WARNING too-old (accepted 200)"), "\(lenient.output)")
+                let strict = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "too-old",
+                    "--strict",
+                ])
+                #expect(strict.status == 1)
+                #expect(strict.output.hasSuffix("FAILED (--strict): too-old did not go as they should.\n"), "\(strict.output)")
             }
         }
     }
@@ -194,7 +206,7 @@ struct AuditCommandTests {
             #expect(run.output.isEmpty)
         }
         let list = try await CLIProcess.run(["audit", "--list-cases"])
-        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 33 * 2 + 3)
+        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 38 * 2 + 3)
 
         try await withProvider { provider in
             let down = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", adminToken])

@@ -11,6 +11,8 @@ struct AuditAttacker: Sendable {
     let keyID: String
     let keySetURL: String
     let certificateURL: String
+    /// The certificate's DER bytes, for the `x5c` case.
+    let certificateDER: Data
 
     /// Makes a key and serves it on 127.0.0.1 (a port the system picks) while `body` runs.
     static func serving<Value: Sendable>(_ body: @Sendable (AuditAttacker) async throws -> Value) async throws -> Value {
@@ -42,7 +44,8 @@ struct AuditAttacker: Sendable {
             throw AuditFailure("could not serve the attacker's key set on 127.0.0.1")
         }
         let attacker = AuditAttacker(
-            key: key, keyID: keyID, keySetURL: "http://127.0.0.1:\(port)/jwks.json", certificateURL: "http://127.0.0.1:\(port)/certificate.pem"
+            key: key, keyID: keyID, keySetURL: "http://127.0.0.1:\(port)/jwks.json", certificateURL: "http://127.0.0.1:\(port)/certificate.pem",
+            certificateDER: Self.der(fromPEM: certificate)
         )
         do {
             let value = try await body(attacker)
@@ -54,5 +57,11 @@ struct AuditAttacker: Sendable {
             _ = await server.result
             throw error
         }
+    }
+
+    /// The bytes inside a PEM block.
+    static func der(fromPEM pem: String) -> Data {
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        return Data(base64Encoded: body) ?? Data()
     }
 }

@@ -28,6 +28,8 @@ enum AuditCase: String, CaseIterable, Sendable {
     case expired
     case expiredPastLeeway = "expired-past-leeway"
     case noExp = "no-exp"
+    case noIat = "no-iat"
+    case emptySub = "empty-sub"
     case issuedInFuture = "issued-in-future"
     case tooOld = "too-old"
     case wrongAudience = "wrong-audience"
@@ -42,6 +44,8 @@ enum AuditCase: String, CaseIterable, Sendable {
     case truncatedSignature = "truncated-signature"
     case paddedSignature = "padded-signature"
     case signatureFromOtherToken = "signature-from-other-token"
+    case signaturePadded = "signature-base64-padding"
+    case signatureStandardBase64 = "signature-standard-base64"
     // Keys.
     case unknownKey = "unknown-key"
     case kidNamesAnotherKey = "kid-names-another-key"
@@ -59,6 +63,7 @@ enum AuditCase: String, CaseIterable, Sendable {
     case jwkHeader = "jwk-header"
     case jkuHeader = "jku-header"
     case x5uHeader = "x5u-header"
+    case x5cHeader = "x5c-header"
     // Encoding.
     case duplicateClaim = "duplicate-claim"
     case nonCanonicalBase64URL = "non-canonical-base64url"
@@ -67,8 +72,8 @@ enum AuditCase: String, CaseIterable, Sendable {
     var severity: AuditSeverity {
         switch self {
         case .valid: return .mustAccept
-        case .issuedInFuture, .tooOld, .audienceList, .paddedSignature, .missingKid, .rs512SameKey, .critHeader,
-             .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
+        case .issuedInFuture, .tooOld, .noIat, .emptySub, .audienceList, .paddedSignature, .signaturePadded, .signatureStandardBase64,
+             .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
             return .shouldRefuse
         default: return .mustRefuse
         }
@@ -89,6 +94,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .expired: return "exp 10 minutes past"
         case .expiredPastLeeway: return "exp 61 seconds past: 1 s beyond a 60 s leeway"
         case .noExp: return "no exp claim: a token that never expires"
+        case .noIat: return "no iat claim"
+        case .emptySub: return "sub is an empty string: no one"
         case .issuedInFuture: return "iat 10 minutes ahead"
         case .tooOld: return "iat 70 minutes ago, exp still ahead"
         case .wrongAudience: return "a token the provider signed for another app (aud another app's ID)"
@@ -101,6 +108,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .truncatedSignature: return "the signature's last byte removed"
         case .paddedSignature: return "the signature with a zero byte in front (257 bytes; the same number)"
         case .signatureFromOtherToken: return "another user's claims under this token's header and signature"
+        case .signaturePadded: return "the signature segment ends in base64 padding (=); the same bytes"
+        case .signatureStandardBase64: return "the signature segment in standard base64 (+ and /, not - and _); the same bytes"
         case .unknownKey: return "signed by a key the key set does not publish"
         case .kidNamesAnotherKey: return "signed by an attacker's key, kid naming the provider's key"
         case .missingKid: return "no kid in the header"
@@ -115,6 +124,7 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .jwkHeader: return "signed by an attacker's key, embedded in the header as jwk"
         case .jkuHeader: return "signed by an attacker's key, its key set named by jku"
         case .x5uHeader: return "signed by an attacker's key, its certificate named by x5u"
+        case .x5cHeader: return "signed by an attacker's key, its certificate embedded in the header as x5c"
         case .duplicateClaim: return "sub twice, the second another user's; signature valid"
         case .nonCanonicalBase64URL: return "payload base64url with non-zero unused bits; signature valid over it"
         case .hugeToken: return "a 64 KiB claim: a token of about 90 KB, signature valid"
@@ -127,6 +137,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .valid: return "Validation: a token that passes every check is accepted"
         case .expired, .expiredPastLeeway: return "Validation: exp; RFC 7519 section 4.1.4"
         case .noExp: return "Validation: exp; OIDC Core 2 (exp is required)"
+        case .noIat: return "OIDC Core 2 (iat is required)"
+        case .emptySub: return "OIDC Core 2 (sub identifies the person: never empty)"
         case .issuedInFuture, .tooOld: return "OIDC Core 3.1.3.7 step 10 (iat); RFC 8725 section 3.10"
         case .wrongAudience: return "Validation: aud is your app ID; RFC 8725 section 3.9"
         case .audienceList: return "OIDC Core 3.1.3.7 step 3 (no audience the app does not trust)"
@@ -135,6 +147,7 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .rawNonceUnhashed: return "Validation: nonce is the SHA-256 of the raw nonce the app kept"
         case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "Validation: RS256 signature; RFC 7515 section 5.2"
         case .paddedSignature: return "RFC 7518 section 3.3 (the signature is exactly the key's length)"
+        case .signaturePadded, .signatureStandardBase64: return "RFC 7515 section 2 (base64url without padding)"
         case .unknownKey: return "Validation: the key named by kid, from the provider's key set"
         case .kidNamesAnotherKey: return "Validation: the signature by the key kid names; RFC 8725 section 3.1"
         case .missingKid: return "Validation: the key named by kid"
@@ -143,7 +156,7 @@ enum AuditCase: String, CaseIterable, Sendable {
             return "RFC 8725 section 3.1 (key confusion); only RS256"
         case .rs512SameKey: return "Validation: RS256 only; RFC 8725 section 3.1"
         case .critHeader: return "RFC 7515 section 4.1.11 (crit)"
-        case .jwkHeader, .jkuHeader, .x5uHeader: return "RFC 8725 section 3.10 (keys only from the provider's set)"
+        case .jwkHeader, .jkuHeader, .x5uHeader, .x5cHeader: return "RFC 8725 section 3.10 (keys only from the provider's set)"
         case .duplicateClaim: return "RFC 7519 section 4; RFC 8259 section 4 (names should be unique)"
         case .nonCanonicalBase64URL: return "RFC 7515 section 2 and RFC 4648 section 3.5 (canonical encoding)"
         case .hugeToken: return "RFC 8725 section 3.11 (bounded input)"
@@ -156,6 +169,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .valid: return "accept it: if it is refused, check the app ID, the issuer and the key set URL the backend uses"
         case .expired, .expiredPastLeeway: return "refuse when now > exp + leeway (60 s at most)"
         case .noExp: return "refuse a token without exp"
+        case .noIat: return "refuse a token without iat (its age cannot be judged)"
+        case .emptySub: return "refuse a token whose sub is missing or empty"
         case .issuedInFuture: return "refuse when iat > now + leeway"
         case .tooOld: return "refuse a token issued longer ago than you accept (an hour, as the iOS SDK)"
         case .wrongAudience: return "refuse unless aud is exactly your app ID"
@@ -165,13 +180,15 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .rawNonceUnhashed: return "hash the raw nonce the app sends (SHA-256, hex) and compare that, never the raw value"
         case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "verify the RS256 signature over header.payload"
         case .paddedSignature: return "refuse a signature that is not exactly the key's length"
+        case .signaturePadded, .signatureStandardBase64: return "decode each segment as strict base64url: no padding, no + or /"
         case .unknownKey: return "refuse a kid the provider's key set does not hold (refetch the set once first)"
         case .kidNamesAnotherKey: return "verify with the key kid names, and refuse when it fails"
         case .missingKid: return "refuse a token without kid rather than trying every key"
         case .algNone, .algNoneUppercase, .hs256PublicKey, .hs256PublicKeyPEMNewline, .hs256PublicKeyDER, .hs512PublicKey, .rs512SameKey:
             return "accept RS256 only, set by the backend, never taken from the token's header"
         case .critHeader: return "refuse a token whose crit names an extension you do not implement"
-        case .jwkHeader, .jkuHeader, .x5uHeader: return "take keys only from the provider's key set; ignore jwk, jku and x5u (or refuse them)"
+        case .jwkHeader, .jkuHeader, .x5uHeader, .x5cHeader:
+            return "take keys only from the provider's key set; ignore jwk, jku, x5u and x5c (or refuse them)"
         case .duplicateClaim: return "refuse JSON with a name twice (a parser that keeps the last sees another user)"
         case .nonCanonicalBase64URL: return "refuse base64url with non-zero unused bits"
         case .hugeToken: return "refuse tokens over a few kilobytes before parsing them"

@@ -24,7 +24,7 @@ struct AuditCommand: AsyncParsableCommand {
             provider's keys, so run them against a provider of the audit's own.
 
             Exit status: 0 when the good token was accepted and every must-refuse case refused (should-refuse \
-            cases accepted are warnings), 1 when a must-refuse case was accepted or the good token refused, 3 when \
+            cases accepted are warnings; with --strict they fail too), 1 when a must-refuse case was accepted or the good token refused, 3 when \
             the audit could not run (backend or provider unreachable), 64 for a bad command line.
 
             Examples:
@@ -100,6 +100,9 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for each answer of the backend.", valueName: "seconds"))
     var timeout = 30
 
+    @Flag(help: "Fail (exit 1) on a warning or an unclear answer too: every case must go as it should.")
+    var strict = false
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -134,7 +137,7 @@ struct AuditCommand: AsyncParsableCommand {
                     let resilience = AuditResilience(run: run, provider: provider, faultDelay: faultDelay, recoveryWindow: recoveryWindow)
                     results += try await resilience.results(startingAt: results.count, total: total)
                 }
-                return AuditReport(endpoint: setup.template.endpoint.absoluteString, provider: base, appID: appID, results: results)
+                return AuditReport(endpoint: setup.template.endpoint.absoluteString, provider: base, appID: appID, results: results, strict: strict)
             }
         } catch let failure as AuditFailure {
             await backend.shutdown()

@@ -7,11 +7,16 @@ struct AuditReport: Sendable {
     let provider: String
     let appID: String
     let results: [AuditResult]
+    /// `--strict`: a warning or an unclear answer fails the run too.
+    var strict = false
 
     func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
-    /// 0 when the good token was accepted and no must-refuse case was accepted; 1 otherwise.
-    var exitStatus: Int32 { results.contains { $0.verdict.failsTheRun } ? 1 : 0 }
+    /// 0 when the good token was accepted and no must-refuse case was accepted (with `strict`, when every
+    /// case went as it should); 1 otherwise.
+    var exitStatus: Int32 {
+        results.contains { $0.verdict.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) } ? 1 : 0
+    }
 
     /// `31 cases: 27 ok, 1 hole, 2 warnings, 0 unclear, 1 not run`.
     var summaryLine: String {
@@ -51,6 +56,10 @@ struct AuditReport: Sendable {
         let fails = results.filter { $0.verdict == .fail }.map(\.name)
         if !fails.isEmpty { return "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one." }
         if !holes.isEmpty { return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))." }
+        if strict, exitStatus != 0 {
+            let lenient = results.filter { $0.verdict == .warning || $0.verdict == .unclear }.map(\.name)
+            return "FAILED (--strict): \(lenient.joined(separator: ", ")) did not go as they should."
+        }
         return "PASSED: the backend accepted the good token and refused every token it must refuse."
     }
 

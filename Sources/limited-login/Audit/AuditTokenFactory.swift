@@ -33,6 +33,8 @@ struct AuditTokenFactory: Sendable {
         case .expired: return try await mint(defect: .expired)
         case .expiredPastLeeway: return try await mint(extra: ["iat": .number(Double(now - 600)), "exp": .number(Double(now - 61))])
         case .noExp: return try await mint(claims: ["exp": .null])
+        case .noIat: return try await mint(claims: ["iat": .null])
+        case .emptySub: return try await mint(claims: ["sub": ""])
         case .issuedInFuture: return try await mint(defect: .issuedInFuture)
         case .tooOld: return try await mint(defect: .tooOld)
         case .wrongAudience: return try await mint(defect: .wrongAudience)
@@ -54,6 +56,13 @@ struct AuditTokenFactory: Sendable {
             var signature = good.signature
             if auditCase == .truncatedSignature { signature.removeLast() } else { signature.insert(0, at: 0) }
             return good.replacing(signature: signature)
+        case .signaturePadded, .signatureStandardBase64:
+            let good = try AuditJWS(try await mint())
+            let encoded = Base64URL.encode(good.signature)
+            let signature = auditCase == .signaturePadded
+                ? encoded + String(repeating: "=", count: max(1, (4 - encoded.count % 4) % 4))
+                : encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            return good.header + "." + good.payload + "." + signature
         case .signatureFromOtherToken:
             let good = try AuditJWS(try await mint())
             let other = try AuditJWS(try await mint(claims: ["sub": .string(Self.otherSubject)]))
@@ -75,13 +84,14 @@ struct AuditTokenFactory: Sendable {
                 ? Array(HMAC<SHA512>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: secret)))
                 : Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: secret)))
             return input + "." + Base64URL.encode(mac)
-        case .kidNamesAnotherKey, .jwkHeader, .jkuHeader, .x5uHeader:
+        case .kidNamesAnotherKey, .jwkHeader, .jkuHeader, .x5uHeader, .x5cHeader:
             let good = try AuditJWS(try await mint())
             var header: JSONObject = ["alg": "RS256", "typ": "JWT", "kid": .string(attacker.keyID)]
             switch auditCase {
             case .kidNamesAnotherKey: header["kid"] = .string(good.keyID ?? "")
             case .jwkHeader: header["jwk"] = RSAJSONWebKey(publicKey: attacker.key.publicKey, keyID: attacker.keyID).json
             case .jkuHeader: header["jku"] = .string(attacker.keySetURL)
+            case .x5cHeader: header["x5c"] = .array([.string(attacker.certificateDER.base64EncodedString())])
             default: header["x5u"] = .string(attacker.certificateURL)
             }
             let input = Base64URL.encode(JSONSerializer.serialize(.object(header))) + "." + good.payload
