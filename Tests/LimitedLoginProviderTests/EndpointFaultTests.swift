@@ -79,13 +79,21 @@ struct EndpointFaultTests {
         }
     }
 
-    @Test("a fault for some seconds ends by itself")
+    @Test("a fault for some seconds counts down, and ends by itself")
     func forSeconds() async throws {
         try await withProvider(harnessConfiguration()) { client, _ in
-            _ = try await admin(client, "/_admin/faults", method: .post, json: #"{"endpoints":"jwks","status":500,"seconds":0.5}"#)
+            // Long enough that a busy machine is still inside it: only the expiry below depends on time passing.
+            _ = try await admin(client, "/_admin/faults", method: .post, json: #"{"endpoints":"jwks","status":500,"seconds":600}"#)
             #expect(try await Self.get(client, "/.well-known/oauth/openid/jwks").status == .internalServerError)
+            let listed = try await admin(client, "/_admin/faults").object["faults"]?.arrayValue?.first?.objectValue
+            let left = try #require(listed?["seconds_left"]?.integerValue)
+            #expect((1...600).contains(left) && listed?["remaining"] == nil)
+            #expect(try await admin(client, "/_admin/faults", method: .delete).object["removed"] == 1)
+
+            _ = try await admin(client, "/_admin/faults", method: .post, json: #"{"endpoints":"jwks","status":500,"seconds":0.2}"#)
             try await Task.sleep(nanoseconds: 1_000_000_000)
             #expect(try await Self.get(client, "/.well-known/oauth/openid/jwks").status == .ok)
+            #expect(try await admin(client, "/_admin/faults").object["faults"] == .array([]))
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import LimitedLoginJOSE
 
@@ -21,6 +22,51 @@ enum AdminJSONBody {
             return .success(object)
         } catch {
             return .failure(AdminBodyError("The body is not valid JSON: \(error)."))
+        }
+    }
+
+    /// The body's JSON object; a 400 ``AdminError`` when it cannot be read.
+    static func object(_ request: Request, limit: Int) async throws(AdminError) -> JSONObject {
+        switch await read(request, limit: limit) {
+        case .failure(let error): throw AdminError.badRequest(error.message)
+        case .success(let object): return object
+        }
+    }
+
+    /// Reads a JSON body into `type`, refusing a key that is not one of `accepted` (a misspelt key is an
+    /// error, never ignored); a 400 ``AdminError`` says what is wrong.
+    static func decode<T: Decodable>(_ type: T.Type, accepting accepted: [String], from request: Request, limit: Int) async throws(AdminError) -> T {
+        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
+            throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: limit) } catch {
+            throw AdminError.badRequest("The body is larger than \(limit) bytes.")
+        }
+        // The strict reader first: duplicate names or bad UTF-8 are refused before Foundation reads it.
+        do {
+            if case .object(let object) = try StrictJSONParser().parse(Array(buffer.readableBytesView)),
+               let message = object.unknownKeyMessage(accepted: accepted) {
+                throw AdminError.badRequest(message)
+            }
+        } catch let error as AdminError {
+            throw error
+        } catch {
+            throw AdminError.badRequest("The body is not valid JSON: \(error).")
+        }
+        do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
+            throw AdminError.badRequest("The body does not fit: \(describe(error)).")
+        }
+    }
+
+    /// A decoding error in a few words: what is missing or of the wrong type.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
         }
     }
 }

@@ -1,20 +1,32 @@
-import HTTPTypes
+import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// A console form, turned into the admin API call it stands for (``AdminAPI``): the console has no
-/// operation of its own.
+/// A console form, turned into the admin operation it stands for (``AdminOperations``, the same one the
+/// `/_admin` routes run): the console has no operation of its own and builds no HTTP request.
 struct ConsoleAction: Sendable {
-    let method: HTTPRequest.Method
-    let path: String
-    let body: AdminAPI.Body?
     /// The action's name (`create-app`, …).
     let name: String
+    /// Runs the operation; a minting answers the minted token's document, every other action nothing.
+    let perform: @Sendable (AdminOperations) async throws -> JSONObject?
+
+    init(name: String, perform: @escaping @Sendable (AdminOperations) async throws -> JSONObject?) {
+        self.name = name
+        self.perform = perform
+    }
+
+    /// An action that answers nothing.
+    init(name: String, _ operation: @escaping @Sendable (AdminOperations) async throws -> Void) {
+        self.init(name: name) { operations in
+            try await operation(operations)
+            return nil
+        }
+    }
 
     /// The part of the console to show afterwards.
     var section: String { Self.outcomes[name]?.section ?? "title" }
 
-    /// What the console says once an action's call succeeded (`?done=<name>`); nil for an unknown name.
+    /// What the console says once an action succeeded (`?done=<name>`); nil for an unknown name.
     static func doneMessage(for name: String) -> String? { outcomes[name]?.done }
 
     private static let outcomes: [String: (done: String, section: String)] = [
@@ -38,7 +50,7 @@ struct ConsoleAction: Sendable {
         "remove-friends": ("They are no longer friends.", "friends"),
     ]
 
-    /// Why a form cannot become a call.
+    /// Why a form cannot become an operation.
     struct FormError: Error {
         let message: String
     }
@@ -48,33 +60,30 @@ struct ConsoleAction: Sendable {
         let field = Fields(form: form)
         switch name {
         case "create-app":
-            var app: [String: JSONValue] = ["name": .string(try field.required("name", "The app needs a name."))]
-            app["id"] = .string(field.optional("id") ?? RandomIdentifiers.numericID())
-            let uris = field.lines("redirect_uris")
-            if !uris.isEmpty { app["redirect_uris"] = .array(uris.map { .string($0) }) }
-            if let business = field.optional("business_id") { app["business_id"] = .string(business) }
-            if field.optional("gaming") == "1" { app["gaming"] = true }
-            return ConsoleAction(method: .post, path: "/_admin/apps", body: .json(.object(JSONObject(app))), name: name)
+            let app = ProviderFixtures.App(
+                id: field.optional("id") ?? RandomIdentifiers.numericID(), name: try field.required("name", "The app needs a name."),
+                redirectURIs: field.lines("redirect_uris").isEmpty ? nil : field.lines("redirect_uris"), businessID: field.optional("business_id"),
+                gaming: field.optional("gaming") == "1" ? true : nil
+            )
+            return ConsoleAction(name: name) { try await $0.createApp(app) }
         case "edit-app":
             let id = try field.id("app_id")
-            var edit: [String: JSONValue] = [:]
-            if let name = field.optional("name") { edit["name"] = .string(name) }
-            if form.all("redirect_uris").count == 1 { edit["redirect_uris"] = .array(field.lines("redirect_uris").map { .string($0) }) }
-            if field.optional("new_secret") == "1" { edit["new_secret"] = true }
+            var edit = AppEdit(name: field.optional("name"))
+            if form.all("redirect_uris").count == 1 { edit.redirectURIs = field.lines("redirect_uris") }
+            if field.optional("new_secret") == "1" { edit.newSecret = true }
             // The edit form always sends `gaming_shown`, so an unticked box turns the flag off.
-            if field.optional("gaming_shown") == "1" { edit["gaming"] = .bool(field.optional("gaming") == "1") }
-            return ConsoleAction(method: .post, path: "/_admin/apps/\(id)", body: .json(.object(JSONObject(edit))), name: name)
+            if field.optional("gaming_shown") == "1" { edit.gaming = field.optional("gaming") == "1" }
+            return ConsoleAction(name: name) { [edit] in try await $0.editApp(id: id, edit) }
         case "move-app":
             let id = try field.id("app_id")
-            let business: JSONValue = field.optional("business_id").map { .string($0) } ?? .null
-            return ConsoleAction(
-                method: .post, path: "/_admin/apps/\(id)/business", body: .json(.object(["business_id": business])),
-                name: name
-            )
+            let business = field.optional("business_id")
+            return ConsoleAction(name: name) { try await $0.moveApp(id: id, toBusiness: business) }
         case "delete-app":
-            return ConsoleAction(method: .delete, path: "/_admin/apps/\(try field.id("app_id"))", body: nil, name: name)
+            let id = try field.id("app_id")
+            return ConsoleAction(name: name) { try await $0.deleteApp(id: id) }
         case "create-user":
-            return ConsoleAction(method: .post, path: "/_admin/users", body: .json(try user(field)), name: name)
+            let user = try user(field)
+            return ConsoleAction(name: name) { try await $0.createUser(user) }
         case "edit-user":
             let id = try field.id("user_id")
             var edit: [String: JSONValue] = [:]
@@ -88,50 +97,49 @@ struct ConsoleAction: Sendable {
                 } ?? .null
             }
             edit["pickable"] = .bool(field.optional("pickable") == "1")
-            return ConsoleAction(method: .post, path: "/_admin/users/\(id)", body: .json(.object(JSONObject(edit))), name: name)
+            let changes = JSONObject(edit)
+            return ConsoleAction(name: name) { try await $0.editUser(id, changes: changes) }
         case "generate-user":
-            return ConsoleAction(method: .post, path: "/_admin/users", body: .json(GeneratedPerson.random().fixtureJSON), name: name)
+            let person = GeneratedPerson.random().fixture
+            return ConsoleAction(name: name) { try await $0.createUser(person) }
         case "delete-user":
-            return ConsoleAction(method: .delete, path: "/_admin/users/\(try field.id("user_id"))", body: nil, name: name)
+            let id = try field.id("user_id")
+            return ConsoleAction(name: name) { _ = try await $0.deleteUser(id) }
         case "add-friends", "remove-friends":
-            let body: AdminAPI.Body = .json(.object([
-                "user_id": .string(try field.required("user_id", "Choose the first test user.")),
-                "friend_id": .string(try field.required("friend_id", "Choose their friend.")),
-            ]))
+            let first = try field.required("user_id", "Choose the first test user.")
+            let second = try field.required("friend_id", "Choose their friend.")
             let adding = name == "add-friends"
-            return ConsoleAction(
-                method: adding ? .post : .delete, path: "/_admin/friendships", body: body,
-                name: name
-            )
+            return ConsoleAction(name: name) { try await $0.setFriendship(first, second, friends: adding) }
         case "revoke-permission":
-            let path = "/_admin/grants/\(try field.id("app_id"))/\(try field.id("user_id"))/permissions/\(try field.id("permission"))"
-            return ConsoleAction(method: .delete, path: path, body: nil, name: name)
+            let (app, user, permission) = (try field.id("app_id"), try field.id("user_id"), try field.id("permission"))
+            return ConsoleAction(name: name) { _ = try await $0.revoke(appID: app, user: user, permission: permission) }
         case "uninstall":
-            let path = "/_admin/grants/\(try field.id("app_id"))/\(try field.id("user_id"))"
-            return ConsoleAction(method: .delete, path: path, body: nil, name: name)
+            let (app, user) = (try field.id("app_id"), try field.id("user_id"))
+            return ConsoleAction(name: name) { try await $0.uninstall(appID: app, user: user) }
         case "expire-data-access":
-            let path = "/_admin/grants/\(try field.id("app_id"))/\(try field.id("user_id"))/expire-data-access"
-            return ConsoleAction(method: .post, path: path, body: nil, name: name)
+            let (app, user) = (try field.id("app_id"), try field.id("user_id"))
+            return ConsoleAction(name: name) { _ = try await $0.expireDataAccess(appID: app, user: user) }
         case "rotate-key":
-            var body: AdminAPI.Body?
-            if let delay = field.optional("publish_delay") {
-                guard delay.allSatisfy({ $0.isASCII && $0.isNumber }), delay.count <= 8 else {
+            var delay = RotationDefaults.publishDelay
+            if let text = field.optional("publish_delay") {
+                guard text.allSatisfy({ $0.isASCII && $0.isNumber }), text.count <= 8, let seconds = Int64(text) else {
                     throw FormError(message: "The publish delay must be a number of seconds.")
                 }
-                body = .form("publish_delay=" + delay)
+                delay = seconds
             }
-            return ConsoleAction(method: .post, path: "/_admin/keys/rotate", body: body, name: name)
+            return ConsoleAction(name: name) { [delay] in _ = try await $0.rotateKeys(publishDelay: delay) }
         case "advance-clock":
             guard let text = field.optional("seconds"), let seconds = Int64(text) else {
                 throw FormError(message: "Give the seconds to move the clock by (a whole number; negative moves it back).")
             }
-            return ConsoleAction(method: .post, path: "/_admin/clock", body: .json(.object(["advance": .number(Double(seconds))])), name: name)
+            return ConsoleAction(name: name) { _ = try await $0.moveClock(.advance(seconds: seconds)) }
         case "reset-clock":
-            return ConsoleAction(method: .post, path: "/_admin/clock", body: .json(.object(["reset": true])), name: name)
+            return ConsoleAction(name: name) { _ = try await $0.moveClock(.reset) }
         case "clear-scenarios":
-            return ConsoleAction(method: .delete, path: "/_admin/scenarios", body: nil, name: name)
+            return ConsoleAction(name: name) { _ = $0.clearScenarios() }
         case "mint-token":
-            return ConsoleAction(method: .post, path: "/_admin/tokens", body: .json(try mint(field)), name: name)
+            let body = try mint(field)
+            return ConsoleAction(name: name) { operations -> JSONObject? in try await operations.mintToken(body) }
         default:
             throw FormError(message: "The console has no action called \(name).")
         }
@@ -139,7 +147,7 @@ struct ConsoleAction: Sendable {
 
     /// The minting form: the same options as `POST /_admin/tokens` (empty fields are left out, so the
     /// admin API's defaults and refusals apply as they are).
-    private static func mint(_ field: Fields) throws(FormError) -> JSONValue {
+    private static func mint(_ field: Fields) throws(FormError) -> JSONObject {
         var body: [String: JSONValue] = ["app_id": .string(try field.required("app_id", "Choose the app the token is for."))]
         if let subject = field.optional("subject") {
             body["subject"] = .string(subject)
@@ -161,10 +169,11 @@ struct ConsoleAction: Sendable {
             guard let seconds = Int64(text) else { throw FormError(message: "The lifetime must be a whole number of seconds.") }
             body["lifetime"] = .number(Double(seconds))
         }
-        return .object(JSONObject(body))
+        return JSONObject(body)
     }
 
-    private static func user(_ field: Fields) throws(FormError) -> JSONValue {
+    /// The new-user form as a fixture (the admin API's `POST /_admin/users` shape).
+    private static func user(_ field: Fields) throws(FormError) -> ProviderFixtures.User {
         var user: [String: JSONValue] = [
             "first_name": .string(try field.required("first_name", "The test user needs a first name.")),
             "last_name": .string(try field.required("last_name", "The test user needs a last name.")),
@@ -179,7 +188,11 @@ struct ConsoleAction: Sendable {
             }
         }
         user["pickable"] = .bool(field.optional("pickable") == "1")
-        return .object(JSONObject(user))
+        do {
+            return try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(JSONObject(user)))))
+        } catch {
+            throw FormError(message: "The test user's fields do not fit: \(AdminJSONBody.describe(error)).")
+        }
     }
 
     /// A form's fields, trimmed; an empty field counts as absent.

@@ -5,7 +5,7 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// The console at `/_console`: a tester's web page for what the admin API does, signed in with the admin
-/// token. Plain HTML forms (no script needed); each form is one call of the admin API (``AdminAPI``,
+/// token. Plain HTML forms (no script needed); each form is one admin operation (``AdminOperations``,
 /// ``ConsoleAction``), checked against the session's CSRF token first.
 ///
 /// - `GET /_console`: the console, or its sign-in.
@@ -17,13 +17,13 @@ struct ConsoleController: Sendable {
     let services: ProviderServices
     let adminToken: String
     let session: ConsoleSession
-    let api: AdminAPI
+    let operations: AdminOperations
 
     init(services: ProviderServices, adminToken: String) {
         self.services = services
         self.adminToken = adminToken
         session = ConsoleSession(csrf: services.csrf, adminToken: adminToken)
-        api = AdminAPI(services: services, adminToken: adminToken)
+        operations = AdminOperations(services: services)
     }
 
     static let forgedForm = "This form did not come from this console session (its security token is missing or wrong). Reload the console and try again."
@@ -47,7 +47,7 @@ struct ConsoleController: Sendable {
             return try signInPage(errorMessage: nil, status: .ok)
         }
         let done = request.uri.queryParameters.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
-        return try await ConsolePage(services: services, api: api).render(csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
+        return try await ConsolePage(services: services, operations: operations).render(csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
     }
 
     private func signInPage(errorMessage: String?, status: HTTPResponse.Status) throws -> Response {
@@ -102,17 +102,17 @@ struct ConsoleController: Sendable {
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
         guard form.all("csrf").count == 1, session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
         let csrf = session.formToken(for: current)
-        let page = ConsolePage(services: services, api: api)
+        let page = ConsolePage(services: services, operations: operations)
         let action: ConsoleAction
         do { action = try ConsoleAction.parse(name, form) } catch {
             return try await page.render(csrf: csrf, notice: nil, errorMessage: error.message, status: .badRequest)
         }
-        let answer = try await api.call(action.method, action.path, body: action.body)
-        guard answer.succeeded else {
-            return try await page.render(csrf: csrf, notice: nil, errorMessage: answer.errorMessage, status: answer.status)
+        let minted: JSONObject?
+        do { minted = try await action.perform(operations) } catch let error as AdminError {
+            return try await page.render(csrf: csrf, notice: nil, errorMessage: error.message, status: error.status)
         }
-        services.logger.info("console action", metadata: ["action": "\(name)", "path": "\(action.path)"])
-        if action.name == "mint-token", case .object(let minted)? = answer.body {
+        services.logger.info("console action", metadata: ["action": "\(name)"])
+        if let minted {
             // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
             return try await page.render(
                 csrf: csrf, notice: ConsoleAction.doneMessage(for: name), errorMessage: nil, status: .ok, minted: minted

@@ -5,7 +5,7 @@ import LimitedLoginJOSE
 /// The console's page: what the store and the admin API say now, laid out for people.
 struct ConsolePage: Sendable {
     let services: ProviderServices
-    let api: AdminAPI
+    let operations: AdminOperations
 
     /// `minted`: the admin API's answer to a minting, shown to copy.
     func render(
@@ -84,17 +84,10 @@ struct ConsolePage: Sendable {
 
     /// The signing keys as the admin API lists them, with readable times.
     private func keys() async throws -> [[String: Any]] {
-        let answer = try await api.call(.get, "/_admin/keys")
-        guard case .object(let body)? = answer.body, case .array(let keys)? = body["keys"] else { return [] }
-        return keys.compactMap { key -> [String: Any]? in
-            guard case .object(let key) = key else { return nil }
-            func time(_ name: String) -> String {
-                guard case .number(let value)? = key[name] else { return "" }
-                return AdminClockController.iso8601(Int64(value))
-            }
-            return [
-                "kid": key["kid"]?.stringValue ?? "", "state": key["state"]?.stringValue ?? "",
-                "created": time("created_at"), "signsFrom": time("signs_from"), "unpublished": time("unpublished_at"),
+        try await operations.keys().map { key in
+            [
+                "kid": key.record.keyID, "state": key.state, "created": AdminOperations.iso8601(key.record.createdAt),
+                "signsFrom": AdminOperations.iso8601(key.record.signsFrom), "unpublished": key.unpublishedAt.map(AdminOperations.iso8601) ?? "",
             ]
         }
     }

@@ -121,7 +121,7 @@ extension DialogController {
         var person = GeneratedPerson(name: trimmed, email: email?.isEmpty == false ? email : nil).fixture
         person.id = RandomIdentifiers.numericID()
         do { try ProviderFixtures(users: [person]).validate() } catch {
-            return .failure(AdminError(.badRequest, AdminDirectoryController.sentence(error.reason)))
+            return .failure(AdminError(.badRequest, AdminOperations.sentence(error.reason)))
         }
         do {
             try await FixtureLoader(store: services.store).create(person)

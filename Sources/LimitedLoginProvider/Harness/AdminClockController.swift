@@ -7,63 +7,35 @@ import LimitedLoginJOSE
 /// before tokens it already issued.
 struct AdminClockController: Sendable {
     let services: ProviderServices
-    var clock: ProviderClock { services.clock }
+    var operations: AdminOperations { AdminOperations(services: services) }
 
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
-        router.get("/_admin/clock") { request, _ in show() }
-        router.post("/_admin/clock") { request, _ in try await move(request) }
+        router.get("/_admin/clock") { _, _ in Responses.json(operations.clockState()) }
+        router.post("/_admin/clock") { request, _ in
+            let (move, force) = try Self.move(try await AdminJSONBody.object(request, limit: services.configuration.maximumBodySize))
+            return Responses.json(try await operations.moveClock(move, force: force))
+        }
     }
 
-    private func show() -> Response {
-        let now = clock.now()
-        var object: [String: JSONValue] = [
-            "now": .number(Double(now)), "iso8601": .string(Self.iso8601(now)), "offset": .number(Double(clock.offset)),
-            "system_now": .number(Double(ProviderTime.systemNow())),
-        ]
-        if let latest = clock.latestIssuedAt { object["latest_issued_at"] = .number(Double(latest)) }
-        return Responses.json(.object(JSONObject(object)))
-    }
-
-    private func move(_ request: Request) async throws -> Response {
-        let body: JSONObject
-        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): throw AdminError.badRequest(error.message)
-        case .success(let object): body = object
-        }
-        if let message = body.unknownKeyMessage(accepted: ["advance", "set", "reset", "force"]) {
-            throw AdminError.badRequest(message)
-        }
+    /// `{"advance": SECONDS}`, `{"set": EPOCH}` or `{"reset": true}`, and `"force"`.
+    static func move(_ body: JSONObject) throws(AdminError) -> (ClockMove, force: Bool) {
+        if let message = body.unknownKeyMessage(accepted: ["advance", "set", "reset", "force"]) { throw AdminError.badRequest(message) }
         let force = body["force"]?.boolValue ?? false
         let actions = ["advance", "set", "reset"].filter { body[$0] != nil }
         guard actions.count == 1 else {
             throw AdminError.badRequest("Give exactly one of \"advance\" (seconds), \"set\" (epoch seconds) or \"reset\": true.")
         }
-        do {
-            switch actions[0] {
-            case "advance":
-                guard let seconds = Self.wholeSeconds(body["advance"]) else {
-                    throw AdminError.badRequest("\"advance\" must be a whole number of seconds.")
-                }
-                try clock.advance(by: seconds, force: force)
-            case "set":
-                guard let time = Self.wholeSeconds(body["set"]) else {
-                    throw AdminError.badRequest("\"set\" must be whole seconds since 1970.")
-                }
-                try clock.set(to: time, force: force)
-            default:
-                guard body["reset"]?.boolValue == true else {
-                    throw AdminError.badRequest("\"reset\" must be true.")
-                }
-                clock.reset()
-            }
-        } catch let error as ProviderClockError {
-            throw AdminError.conflict(error.description)
+        switch actions[0] {
+        case "advance":
+            guard let seconds = wholeSeconds(body["advance"]) else { throw AdminError.badRequest("\"advance\" must be a whole number of seconds.") }
+            return (.advance(seconds: seconds), force)
+        case "set":
+            guard let time = wholeSeconds(body["set"]) else { throw AdminError.badRequest("\"set\" must be whole seconds since 1970.") }
+            return (.set(to: time), force)
+        default:
+            guard body["reset"]?.boolValue == true else { throw AdminError.badRequest("\"reset\" must be true.") }
+            return (.reset, force)
         }
-        let offset = clock.offset
-        services.keyring.forgetSnapshot()
-        try await services.clusterClock.publish(offset: offset)
-        services.logger.notice("provider clock moved", metadata: ["now": "\(clock.now())", "offset": "\(clock.offset)"])
-        return show()
     }
 
     static func wholeSeconds(_ value: JSONValue?) -> Int64? {
@@ -71,7 +43,5 @@ struct AdminClockController: Sendable {
         return Int64(number)
     }
 
-    static func iso8601(_ time: Int64) -> String {
-        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(time)))
-    }
+    static func iso8601(_ time: Int64) -> String { AdminOperations.iso8601(time) }
 }

@@ -55,7 +55,7 @@ struct AdminScenarioController: Sendable {
 
     private func clear(_ request: Request) -> Response {
         let appID = request.uri.queryParameters.get("app_id")
-        let removed = services.scenarios.clear(appID: appID)
+        let removed = AdminOperations(services: services).clearScenarios(appID: appID)
         return Responses.json(.object(["removed": .number(Double(removed))]))
     }
 }

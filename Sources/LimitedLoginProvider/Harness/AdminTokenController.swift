@@ -20,7 +20,10 @@ struct AdminTokenController: Sendable {
     let services: ProviderServices
 
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
-        router.post("/_admin/tokens") { request, _ in try await mint(request) }
+        router.post("/_admin/tokens") { request, _ in
+            let body = try await AdminJSONBody.object(request, limit: services.configuration.maximumBodySize)
+            return Responses.json(.object(try await AdminOperations(services: services).mintToken(body)), status: .created)
+        }
         router.get("/_admin/tokens/defects") { request, _ in
                             Responses.json(.object(["defects": .array(TokenDefect.allCases.map {
                     .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
@@ -31,116 +34,4 @@ struct AdminTokenController: Sendable {
     static let acceptedKeys = [
         "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
     ]
-
-
-    private func mint(_ request: Request) async throws -> Response {
-        let body: JSONObject
-        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): throw AdminError.badRequest(error.message)
-        case .success(let object): body = object
-        }
-        if let message = body.unknownKeyMessage(accepted: Self.acceptedKeys) { throw AdminError.badRequest(message) }
-        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { throw AdminError.badRequest("Give \"app_id\".") }
-        let subject: MintSubject
-        switch (body["user"], body["subject"]) {
-        case (.string(let name)?, nil) where !name.isEmpty: subject = .user(name)
-        case (nil, .string(let sub)?) where MintSubject.isAcceptable(sub): subject = .unstored(sub)
-        case (nil, nil): throw AdminError.badRequest("Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has).")
-        case (_?, _?): throw AdminError.badRequest("Give \"user\" or \"subject\", not both.")
-        case (_?, nil): throw AdminError.badRequest("\"user\" must be a test user's ID or email.")
-        case (nil, _?): throw AdminError.badRequest("\"subject\" must be 1 to 64 letters, digits, '-', '_' or '.'.")
-        }
-        guard let app = try await services.store.app(id: appID) else {
-            throw AdminError.notFound("No app with ID \(appID).")
-        }
-        let user: TestUserRecord
-        switch subject {
-        case .user(let name):
-            guard let stored = try await services.store.user(idOrEmail: name) else {
-                throw AdminError.notFound("No test user \(name) (give an ID or an email).")
-            }
-            user = stored
-        case .unstored(let sub):
-            user = MintSubject.standIn(for: sub)
-        }
-        let tracking: LoginTracking
-        switch body["tracking"]?.stringValue ?? (body["tracking"] == nil ? "limited" : nil) {
-        case "limited"?: tracking = .limited
-        case "enabled"?: tracking = .enabled
-        default: throw AdminError.badRequest("\"tracking\" must be \"limited\" or \"enabled\".")
-        }
-        if tracking == .enabled, case .unstored = subject {
-            throw AdminError.badRequest("A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
-        }
-        var defect: TokenDefect?
-        if let value = body["defect"] {
-            guard let name = value.stringValue, let known = TokenDefect(rawValue: name) else {
-                throw AdminError.badRequest("Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
-                    + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
-            defect = known
-        }
-        let names: [String]
-        switch body["permissions"] {
-        case nil: names = ["public_profile"]
-        case .string(let text)?: names = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        case .array(let values)?:
-            let strings = values.compactMap(\.stringValue)
-            guard strings.count == values.count else { throw AdminError.badRequest("\"permissions\" must be a list of permission names.") }
-            names = strings
-        default: throw AdminError.badRequest("\"permissions\" must be a list of permission names, or one comma-separated string.")
-        }
-        let nonce: String
-        switch (body["nonce"], body["raw_nonce"]) {
-        case (nil, nil): nonce = UUID().uuidString
-        case (.string(let text)?, nil): nonce = text
-        case (nil, .string(let raw)?): nonce = Nonce.sha256Hex(ofRaw: raw)
-        case (_?, _?): throw AdminError.badRequest("Give \"nonce\" or \"raw_nonce\", not both.")
-        case (_?, nil): throw AdminError.badRequest("\"nonce\" must be a string.")
-        case (nil, _?): throw AdminError.badRequest("\"raw_nonce\" must be a string.")
-        }
-        let overrides: TokenClaimOverrides.Request
-        switch TokenClaimOverrides.read(body, issuedAt: ProviderTime.now(), lifetime: services.configuration.lifetimes.idToken) {
-        case .failure(let message): throw AdminError.badRequest(message.text)
-        case .success(let times): overrides = times
-        }
-        var permissions = Set(names.map { Permission(name: $0) })
-        permissions.insert(.publicProfile)
-        do { try LoginConfiguration.validate(permissions: permissions, tracking: tracking, nonce: nonce) } catch {
-            throw AdminError.badRequest(error.description)
-        }
-
-        var granted: Set<Permission>
-        switch subject {
-        case .user:
-            let completion = LoginCompletion(services: services)
-            let scope = permissions.sorted { $0.name < $1.name }
-            granted = try await completion.recordConsent(appID: app.id, userID: user.id, scope: scope, ticked: permissions).granted
-        case .unstored:
-            granted = permissions
-        }
-        if tracking == .limited { granted = granted.filter(\.isAllowedInLimitedLogin) }
-        let issuer = TokenIssuer(services: services)
-        var answer: [String: JSONValue] = [:]
-        var accessToken: IssuedAccessToken?
-        if tracking == .enabled {
-            let issued = try await issuer.accessToken(app: app, userID: user.id)
-            accessToken = issued
-            answer["access_token"] = .string(issued.token)
-            answer["expires_in"] = .number(Double(issued.expiresIn))
-            answer["data_access_expiration_time"] = .number(Double(issued.dataAccessExpiresAt))
-        }
-        let idToken = try await issuer.idToken(
-            app: app, user: user, granted: granted, nonce: nonce, accessToken: accessToken?.token, overrides: overrides.claims, defect: defect,
-            lifetime: overrides.lifetime, subject: subject.unstoredSubject
-        )
-        answer["id_token"] = .string(idToken.token)
-        answer["claims"] = .object(idToken.claims)
-        answer["granted_scopes"] = .array(granted.map(\.name).sorted().map { .string($0) })
-        if let defect { answer["defect"] = .string(defect.rawValue) }
-        services.logger.info("token minted", metadata: [
-            "app": "\(app.id)", "user": "\(subject.unstoredSubject.map { "subject " + $0 } ?? user.id)", "limited": "\(tracking == .limited)", "defect": "\(defect?.rawValue ?? "none")",
-        ])
-        return Responses.json(.object(JSONObject(answer)), status: .created)
-    }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import LimitedLoginJOSE
+
+/// A move of the provider's clock.
+enum ClockMove: Sendable, Equatable {
+    case advance(seconds: Int64)
+    case set(to: Int64)
+    /// Back to the system's time.
+    case reset
+}
+
+/// The provider's clock, which tests move (docs/BEHAVIOUR.md, section 9).
+extension AdminOperations {
+    /// The clock now: `{"now", "iso8601", "offset", "system_now", "latest_issued_at"?}`.
+    func clockState() -> JSONValue {
+        let clock = services.clock
+        let now = clock.now()
+        var object: [String: JSONValue] = [
+            "now": .number(Double(now)), "iso8601": .string(Self.iso8601(now)), "offset": .number(Double(clock.offset)),
+            "system_now": .number(Double(ProviderTime.systemNow())),
+        ]
+        if let latest = clock.latestIssuedAt { object["latest_issued_at"] = .number(Double(latest)) }
+        return .object(JSONObject(object))
+    }
+
+    /// Moves the clock; `force` lets it go back before tokens it already issued (409 otherwise). Every
+    /// node sharing the store follows (``ClusterClock``).
+    func moveClock(_ move: ClockMove, force: Bool = false) async throws -> JSONValue {
+        let clock = services.clock
+        do {
+            switch move {
+            case .advance(let seconds): try clock.advance(by: seconds, force: force)
+            case .set(let time): try clock.set(to: time, force: force)
+            case .reset: clock.reset()
+            }
+        } catch {
+            throw AdminError.conflict(error.description)
+        }
+        services.keyring.forgetSnapshot()
+        try await services.clusterClock.publish(offset: clock.offset)
+        services.logger.notice("provider clock moved", metadata: ["now": "\(clock.now())", "offset": "\(clock.offset)"])
+        return clockState()
+    }
+
+    static func iso8601(_ time: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+    }
+}

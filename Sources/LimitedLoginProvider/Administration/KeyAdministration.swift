@@ -1,0 +1,55 @@
+import LimitedLoginJOSE
+
+/// A signing key as the admin API lists it.
+struct AdminKey: Sendable, Equatable {
+    let record: SigningKeyRecord
+    let signing: Bool
+    let state: String
+    /// When a retired key stops being published.
+    let unpublishedAt: Int64?
+
+    var json: JSONValue {
+        var key: [String: JSONValue] = [
+            "kid": .string(record.keyID), "created_at": .number(Double(record.createdAt)), "signs_from": .number(Double(record.signsFrom)),
+            "signing": .bool(signing), "state": .string(state),
+        ]
+        if let retiredAt = record.retiredAt { key["retired_at"] = .number(Double(retiredAt)) }
+        if let unpublishedAt { key["unpublished_at"] = .number(Double(unpublishedAt)) }
+        return .object(JSONObject(key))
+    }
+}
+
+/// The signing keys: list and rotate.
+extension AdminOperations {
+    func keys() async throws -> [AdminKey] {
+        let snapshot = try await services.keyring.reload()
+        let now = ProviderTime.now()
+        let signer = snapshot.signer.keyID
+        return snapshot.records.map { record in
+            AdminKey(
+                record: record, signing: record.keyID.hasSameBytes(as: signer), state: Self.state(of: record, now: now, signer: signer),
+                unpublishedAt: record.retiredAt.map { $0 + services.keyring.retention }
+            )
+        }
+    }
+
+    static func state(of record: SigningKeyRecord, now: Int64, signer: String) -> String {
+        if record.keyID.hasSameBytes(as: signer) { return "signing" }
+        if record.signsFrom > now { return "published, signs later" }
+        return "retired, still published"
+    }
+
+    /// Publishes a new key now, signing `publishDelay` seconds later (0 to 30 days); with `dropPrevious`
+    /// (which needs no delay) every other key is unpublished at once.
+    func rotateKeys(publishDelay: Int64 = RotationDefaults.publishDelay, dropPrevious: Bool = false) async throws -> SigningKeyRecord {
+        guard (0...(30 * 24 * 3600)).contains(publishDelay) else {
+            throw AdminError.badRequest("publish_delay must be a number of seconds from 0 to 2592000.")
+        }
+        if dropPrevious, publishDelay != 0 {
+            throw AdminError.badRequest("drop_previous needs publish_delay=0: the new key must sign at once when the others are dropped.")
+        }
+        let record = try await services.keyring.rotate(publishDelay: publishDelay, dropPrevious: dropPrevious)
+        services.logger.notice("signing key rotation scheduled", metadata: ["kid": "\(record.keyID)", "signs_from": "\(record.signsFrom)"])
+        return record
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// Test users: list, create, edit, delete (each named by ID or email).
+extension AdminOperations {
+    func users() async throws -> [AdminUser] {
+        var users: [AdminUser] = []
+        for user in try await store.users() {
+            users.append(AdminUser(record: user, friends: try await store.friendIDs(of: user.id)))
+        }
+        return users
+    }
+
+    /// A new test user in the fixtures file's shape (friends by ID or email); an ID is made when not given.
+    func createUser(_ user: ProviderFixtures.User) async throws -> AdminUser {
+        var user = user
+        do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        var friendIDs: [String] = []
+        for friend in user.friends ?? [] {
+            guard let found = try await store.user(idOrEmail: friend) else {
+                throw AdminError.badRequest("The friend \(friend) is not a test user (give an ID or an email).")
+            }
+            friendIDs.append(found.id)
+        }
+        if user.friends != nil { user.friends = friendIDs }
+        if user.id == nil { user.id = RandomIdentifiers.numericID() }
+        do {
+            try await FixtureLoader(store: store).create(user)
+        } catch let error as StoreError {
+            guard case .duplicate = error else { throw error }
+            throw AdminError.conflict("A test user with this ID or email already exists.")
+        }
+        return try await storedUser(user.id ?? "")
+    }
+
+    /// The given fields replace the user's (`null` removes an optional one; a `password` replaces theirs);
+    /// the rest, their ID, friendships and grants stay. Checked as a new user is.
+    func editUser(_ idOrEmail: String, changes: JSONObject) async throws -> AdminUser {
+        let fields = AdminUser.editableFields.joined(separator: ", ")
+        guard !changes.isEmpty else { throw AdminError.badRequest("Send the fields to change: \(fields).") }
+        if let unknown = changes.keys.first(where: { !AdminUser.editableFields.contains($0) }) {
+            throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
+        }
+        guard let existing = try await store.user(idOrEmail: idOrEmail) else {
+            throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
+        }
+        let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
+        guard case .object(var merged) = AdminUser(record: existing, friends: []).json else { throw AdminError(.internalServerError, "The user cannot be read.") }
+        merged["friends"] = nil
+        for (key, value) in changes { merged[key] = value == .null ? nil : value }
+        if changes["password"] == nil, let storedHash { merged["password_hash"] = .string(storedHash) }
+        var user: ProviderFixtures.User
+        do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
+            throw AdminError.badRequest("The body does not fit: \(AdminJSONBody.describe(error)).")
+        }
+        user.id = existing.id
+        do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        let record = TestUserRecord(
+            id: existing.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
+            birthday: user.birthday, gender: user.gender, hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
+            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link, pickable: user.isPickable,
+            ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) }, gamingName: user.gamingName
+        )
+        do {
+            try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
+        } catch {
+            guard case .duplicate = error else { throw error }
+            throw AdminError.conflict("Another test user has the email \(user.email).")
+        }
+        return try await storedUser(existing.id)
+    }
+
+    /// Deletes the user named by ID or email; returns their ID.
+    func deleteUser(_ idOrEmail: String) async throws -> String {
+        guard let user = try await store.user(idOrEmail: idOrEmail), try await store.deleteUser(id: user.id) else {
+            throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
+        }
+        return user.id
+    }
+
+    /// Makes two test users friends, or not (`friends: false`); each by ID or email.
+    func setFriendship(_ first: String, _ second: String, friends: Bool) async throws {
+        var ids: [String] = []
+        for who in [first, second] {
+            guard let user = try await store.user(idOrEmail: who) else { throw AdminError.notFound("No test user with ID or email \(who).") }
+            ids.append(user.id)
+        }
+        guard ids[0] != ids[1] else { throw AdminError.badRequest("A test user cannot be their own friend.") }
+        if friends { try await store.addFriendship(ids[0], ids[1]) } else { try await store.removeFriendship(ids[0], ids[1]) }
+    }
+
+    private func storedUser(_ id: String) async throws -> AdminUser {
+        guard let stored = try await store.user(id: id) else { throw AdminError(.internalServerError, "The user \(id) was not stored.") }
+        return AdminUser(record: stored, friends: try await store.friendIDs(of: id))
+    }
+}
