@@ -226,7 +226,6 @@ let package = Package(
             name: "LimitedLoginTests",
             dependencies: [
                 "LimitedLogin",
-                "LimitedLoginHummingbird",
                 "LimitedLoginProvider",
                 "LimitedLoginVerifier",
                 "LimitedLoginCore",
@@ -238,6 +237,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // The Hummingbird middleware for an app's own server, driven through real routers.
+        .testTarget(
+            name: "LimitedLoginHummingbirdTests",
+            dependencies: [
+                "LimitedLoginHummingbird",
+                "LimitedLoginVerifier",
+                "LimitedLoginJOSE",
+                "LimitedLoginTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// ```
 public struct LimitedLoginProvider: Sendable {
     public let configuration: ProviderConfiguration
-    public let store: ProviderStore
+    package let store: ProviderStore
     public let urls: ProviderURLs
     /// True when this start seeded the demo app and users into an empty store.
     public let seededDemoData: Bool

@@ -3,7 +3,7 @@ import SQLKit
 extension ProviderStore {
     /// Removes an app with its grants, codes and access tokens. App-scoped IDs are kept, so that an app
     /// registered again under the same ID sees the same people. Returns false for an unknown app.
-    public func deleteApp(id: String) async throws(StoreError) -> Bool {
+    package func deleteApp(id: String) async throws(StoreError) -> Bool {
         guard try await app(id: id) != nil else { return false }
         try await run("app \(id)") {
             try await db.delete(from: "ll_grants").where("app_id", .equal, id).run()
@@ -17,7 +17,7 @@ extension ProviderStore {
     }
 
     /// Moves an app to another business (nil: none). Returns the updated app, or nil when unknown.
-    public func moveApp(id: String, toBusiness businessID: String?) async throws(StoreError) -> AppRecord? {
+    package func moveApp(id: String, toBusiness businessID: String?) async throws(StoreError) -> AppRecord? {
         guard var app = try await app(id: id) else { return nil }
         try await run("app \(id)") {
             try await db.update("ll_apps").set("business_id", to: businessID).where("id", .equal, id).run()
@@ -29,7 +29,7 @@ extension ProviderStore {
 
     /// Changes an app's name, redirect URIs, secret or gaming flag (nil leaves a value as it is). Returns
     /// the app as changed, or nil for an unknown app.
-    public func updateApp(
+    package func updateApp(
         id: String, name: String?, redirectURIs: [String]?, secret: String?, isGaming: Bool? = nil
     ) async throws(StoreError) -> AppRecord? {
         guard var app = try await app(id: id) else { return nil }
@@ -50,7 +50,7 @@ extension ProviderStore {
 
     /// Removes a test user with their friendships, grants, sessions, codes and tokens. Returns false for an
     /// unknown user.
-    public func deleteUser(id: String) async throws(StoreError) -> Bool {
+    package func deleteUser(id: String) async throws(StoreError) -> Bool {
         guard try await user(id: id) != nil else { return false }
         try await run("user \(id)") {
             try await db.delete(from: "ll_friendships").where("user_id", .equal, id).orWhere("friend_id", .equal, id).run()
@@ -66,7 +66,7 @@ extension ProviderStore {
     }
 
     /// Ends a friendship (both directions).
-    public func removeFriendship(_ first: String, _ second: String) async throws(StoreError) {
+    package func removeFriendship(_ first: String, _ second: String) async throws(StoreError) {
         try await run("friendship") {
             try await db.delete(from: "ll_friendships")
                 .where { $0.where("user_id", .equal, first).where("friend_id", .equal, second) }
@@ -78,7 +78,7 @@ extension ProviderStore {
 
     /// Removes every app, user, friendship, grant, session, code, token and app-scoped ID. Keys and
     /// secrets stay.
-    public func reset() async throws(StoreError) {
+    package func reset() async throws(StoreError) {
         try await run("reset") {
             for table in [
                 "ll_friendships", "ll_grants", "ll_sessions", "ll_authorization_codes", "ll_access_tokens",

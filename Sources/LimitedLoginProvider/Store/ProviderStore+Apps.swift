@@ -29,7 +29,7 @@ private struct AppRow: Codable, Sendable {
 
 extension ProviderStore {
     /// Registers an app; ``StoreError/duplicate(_:)`` when its ID is taken.
-    public func createApp(_ app: AppRecord) async throws(StoreError) {
+    package func createApp(_ app: AppRecord) async throws(StoreError) {
         try await run("app \(app.id)") {
             try await db.insert(into: "ll_apps").model(AppRow(app), keyEncodingStrategy: .convertToSnakeCase).run()
         }
@@ -37,7 +37,7 @@ extension ProviderStore {
     }
 
     /// The app with this ID, or nil.
-    public func app(id: String) async throws(StoreError) -> AppRecord? {
+    package func app(id: String) async throws(StoreError) -> AppRecord? {
         if let cached = caches.apps.value(for: id) { return cached }
         let app = try await run("app \(id)") {
             try await db.select().column("*").from("ll_apps").where("id", .equal, id)
@@ -48,7 +48,7 @@ extension ProviderStore {
     }
 
     /// Every app, oldest first.
-    public func apps() async throws(StoreError) -> [AppRecord] {
+    package func apps() async throws(StoreError) -> [AppRecord] {
         try await run("apps") {
             try await db.select().column("*").from("ll_apps").orderBy("created_at").orderBy("id")
                 .all(decoding: AppRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)

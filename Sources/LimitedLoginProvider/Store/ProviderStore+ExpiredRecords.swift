@@ -26,7 +26,7 @@ extension ProviderStore {
     /// Deletes the sessions and authorization codes that expired before `now`: neither can be used any
     /// more (a session is read only while `expires_at` is ahead; a code is refused once expired), and
     /// without this an in-memory store, or a long-running file, would keep every one ever made.
-    public func purgeExpiredSessionsAndCodes(now: Int64) async throws(StoreError) {
+    package func purgeExpiredSessionsAndCodes(now: Int64) async throws(StoreError) {
         try await run("session") {
             try await db.delete(from: "ll_sessions").where("expires_at", .lessThan, now).run()
         }

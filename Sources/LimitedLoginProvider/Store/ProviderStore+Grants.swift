@@ -39,7 +39,7 @@ extension ProviderStore {
     /// The app-scoped ID of a user in an app, made (randomly, once) on first use.
     ///
     /// Stable for (user, app) forever, also across an uninstall; different between apps.
-    public func appScopedID(appID: String, userID: String) async throws(StoreError) -> String {
+    package func appScopedID(appID: String, userID: String) async throws(StoreError) -> String {
         let key = appID + " " + userID
         if let cached = caches.appScopedIDs.value(for: key) { return cached }
         let asid = try await run("app-scoped id") {
@@ -61,7 +61,7 @@ extension ProviderStore {
     }
 
     /// The user behind an app-scoped ID in an app, or nil.
-    public func userID(forAppScopedID asid: String, appID: String) async throws(StoreError) -> String? {
+    package func userID(forAppScopedID asid: String, appID: String) async throws(StoreError) -> String? {
         try await run("user of an app-scoped id") {
             try await db.select().column("user_id").from("ll_app_scoped_ids")
                 .where("asid", .equal, asid).where("app_id", .equal, appID)
@@ -70,7 +70,7 @@ extension ProviderStore {
     }
 
     /// What a user granted an app, or nil when they never logged in to it.
-    public func grant(appID: String, userID: String) async throws(StoreError) -> GrantRecord? {
+    package func grant(appID: String, userID: String) async throws(StoreError) -> GrantRecord? {
         try await run("grant") {
             try await db.select().column("*").from("ll_grants")
                 .where("app_id", .equal, appID).where("user_id", .equal, userID)
@@ -79,7 +79,7 @@ extension ProviderStore {
     }
 
     /// Stores a grant (installing the app), replacing any earlier one.
-    public func saveGrant(_ grant: GrantRecord) async throws(StoreError) {
+    package func saveGrant(_ grant: GrantRecord) async throws(StoreError) {
         try await run("grant") {
             try await db.insert(into: "ll_grants")
                 .columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id")
@@ -99,7 +99,7 @@ extension ProviderStore {
 
     /// Ends a user's installation of an app: the grant stays on record but no longer counts. Returns
     /// false when the app was not installed.
-    public func uninstall(appID: String, userID: String) async throws(StoreError) -> Bool {
+    package func uninstall(appID: String, userID: String) async throws(StoreError) -> Bool {
         guard var grant = try await grant(appID: appID, userID: userID), grant.installed else { return false }
         grant.installed = false
         grant.updatedAt = ProviderTime.now()
@@ -109,7 +109,7 @@ extension ProviderStore {
 
     /// A user's grant for an app and the app-scoped IDs of their friends who are visible in it
     /// (``visibleFriendASIDs(userID:appID:)``), read in one statement: what a repeat login needs.
-    public func grantAndVisibleFriends(appID: String, userID: String) async throws(StoreError) -> (grant: GrantRecord?, friendASIDs: [String]) {
+    package func grantAndVisibleFriends(appID: String, userID: String) async throws(StoreError) -> (grant: GrantRecord?, friendASIDs: [String]) {
         let key = appID + " " + userID
         // Read the generation before the database: a write that lands meanwhile bumps it after writing,
         // so what is read here is never kept under a generation that postdates a change it missed.
@@ -155,14 +155,14 @@ extension ProviderStore {
 
     /// The app-scoped IDs (in `appID`) of the user's friends who have the app installed with
     /// `user_friends` granted (docs/BEHAVIOUR.md, section 6), sorted.
-    public func visibleFriendASIDs(userID: String, appID: String) async throws(StoreError) -> [String] {
+    package func visibleFriendASIDs(userID: String, appID: String) async throws(StoreError) -> [String] {
         try await grantAndVisibleFriends(appID: appID, userID: userID).friendASIDs
     }
 }
 
 extension ProviderStore {
     /// The app and user behind an app-scoped ID, whatever the app (ASIDs are unique across apps).
-    public func owner(ofAppScopedID asid: String) async throws(StoreError) -> (appID: String, userID: String)? {
+    package func owner(ofAppScopedID asid: String) async throws(StoreError) -> (appID: String, userID: String)? {
         try await run("owner of an app-scoped id") {
             try await db.select().columns("app_id", "user_id").from("ll_app_scoped_ids").where("asid", .equal, asid)
                 .first()
@@ -174,7 +174,7 @@ extension ProviderStore {
 extension ProviderStore {
     /// Every grant on record (installed or not), by app then user: what the console and
     /// `GET /_admin/grants` list. `userID` narrows it to one person.
-    public func grants(userID: String? = nil) async throws(StoreError) -> [GrantRecord] {
+    package func grants(userID: String? = nil) async throws(StoreError) -> [GrantRecord] {
         try await run("grants") {
             var query = db.select().column("*").from("ll_grants")
             if let userID { query = query.where("user_id", .equal, userID) }
@@ -185,7 +185,7 @@ extension ProviderStore {
 
     /// Ends the data access of every access token a user holds for an app now (the 90-day window the
     /// Graph API checks), as if the window had run out. Returns how many tokens it changed.
-    public func expireDataAccess(appID: String, userID: String) async throws(StoreError) -> Int {
+    package func expireDataAccess(appID: String, userID: String) async throws(StoreError) -> Int {
         let now = ProviderTime.now()
         return try await run("data access") {
             let tokens = try await db.select().column("token_hash").from("ll_access_tokens")

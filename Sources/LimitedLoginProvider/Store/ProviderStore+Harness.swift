@@ -3,7 +3,7 @@ import SQLKit
 extension ProviderStore {
     /// The test user with this provider ID, or else with this email (case-insensitive), or nil: how the
     /// harness names a person (`"user": "alice@example.com"` or `"user": "100001"`).
-    public func user(idOrEmail: String) async throws(StoreError) -> TestUserRecord? {
+    package func user(idOrEmail: String) async throws(StoreError) -> TestUserRecord? {
         if let user = try await user(id: idOrEmail) { return user }
         guard idOrEmail.contains("@") else { return nil }
         return try await userWithPasswordHash(email: idOrEmail)?.0

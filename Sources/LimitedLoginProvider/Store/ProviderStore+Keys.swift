@@ -14,7 +14,7 @@ private struct SigningKeyRow: Codable, Sendable {
 
 extension ProviderStore {
     /// Every stored signing key, oldest first.
-    public func signingKeys() async throws(StoreError) -> [SigningKeyRecord] {
+    package func signingKeys() async throws(StoreError) -> [SigningKeyRecord] {
         try await run("signing keys") {
             try await db.select().column("*").from("ll_signing_keys").orderBy("created_at").orderBy("key_id")
                 .all(decoding: SigningKeyRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
@@ -22,7 +22,7 @@ extension ProviderStore {
     }
 
     /// Stores a signing key.
-    public func insertSigningKey(_ key: SigningKeyRecord) async throws(StoreError) {
+    package func insertSigningKey(_ key: SigningKeyRecord) async throws(StoreError) {
         let row = SigningKeyRow(
             keyId: key.keyID, privateKeyPem: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom,
             retiredAt: key.retiredAt

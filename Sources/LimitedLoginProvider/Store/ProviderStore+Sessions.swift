@@ -3,7 +3,7 @@ import SQLKit
 extension ProviderStore {
     /// Starts a browser session for a user and returns its secret (the cookie value). Only its hash is
     /// stored.
-    public func createSession(userID: String, lifetime: Int64) async throws(StoreError) -> String {
+    package func createSession(userID: String, lifetime: Int64) async throws(StoreError) -> String {
         let secret = RandomIdentifiers.secret()
         let now = ProviderTime.now()
         try await run("session") {
@@ -15,7 +15,7 @@ extension ProviderStore {
     }
 
     /// The user of a live session, or nil for an unknown or expired one.
-    public func sessionUserID(secret: String) async throws(StoreError) -> String? {
+    package func sessionUserID(secret: String) async throws(StoreError) -> String? {
         let hash = RandomIdentifiers.storageHash(secret)
         let now = ProviderTime.now()
         if let cached = caches.sessions.value(for: hash) {
@@ -33,7 +33,7 @@ extension ProviderStore {
     }
 
     /// Ends a session.
-    public func deleteSession(secret: String) async throws(StoreError) {
+    package func deleteSession(secret: String) async throws(StoreError) {
         try await run("session") {
             try await db.delete(from: "ll_sessions").where("id_hash", .equal, RandomIdentifiers.storageHash(secret)).run()
         }

@@ -4,7 +4,7 @@ import SQLKit
 /// The whole state as `export` writes it and `--fixtures` loads it back.
 extension ProviderStore {
     /// Every grant, by app then user.
-    public func allGrants() async throws(StoreError) -> [GrantRecord] {
+    package func allGrants() async throws(StoreError) -> [GrantRecord] {
         try await run("grants") {
             try await db.select().columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id").from("ll_grants")
                 .orderBy("app_id").orderBy("user_id").all().map { row in
@@ -21,7 +21,7 @@ extension ProviderStore {
     }
 
     /// Every app-scoped ID, by app then user.
-    public func allAppScopedIDs() async throws(StoreError) -> [(appID: String, userID: String, asid: String)] {
+    package func allAppScopedIDs() async throws(StoreError) -> [(appID: String, userID: String, asid: String)] {
         try await run("app-scoped ids") {
             try await db.select().columns("app_id", "user_id", "asid").from("ll_app_scoped_ids").orderBy("app_id").orderBy("user_id").all()
                 .map { (try $0.decode(column: "app_id", as: String.self), try $0.decode(column: "user_id", as: String.self), try $0.decode(column: "asid", as: String.self)) }

@@ -62,7 +62,7 @@ extension ProviderStore {
     }
 
     /// What an access token stands for, or nil when it is unknown.
-    public func accessToken(_ token: String) async throws(StoreError) -> AccessTokenRecord? {
+    package func accessToken(_ token: String) async throws(StoreError) -> AccessTokenRecord? {
         try await run("access token") {
             try await db.select().column("*").from("ll_access_tokens")
                 .where("token_hash", .equal, RandomIdentifiers.storageHash(token))

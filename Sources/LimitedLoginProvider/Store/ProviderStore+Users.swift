@@ -62,7 +62,7 @@ private struct UserRow: Codable, Sendable {
 extension ProviderStore {
     /// Adds a test user with an already hashed password (nil: the user has none, and cannot sign in with
     /// one); ``StoreError/duplicate(_:)`` when the ID or email is taken. Emails are stored lowercased.
-    public func createUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
+    package func createUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
         let row = UserRow(user, passwordHash: passwordHash)
@@ -74,7 +74,7 @@ extension ProviderStore {
 
     /// Replaces a test user's profile and password hash (nil: no password), keeping their ID, creation
     /// time, friendships and grants; ``StoreError/duplicate(_:)`` when the new email is another user's.
-    public func updateUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
+    package func updateUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
         let row = UserRow(user, passwordHash: passwordHash)
@@ -92,7 +92,7 @@ extension ProviderStore {
     }
 
     /// The test user with this ID, or nil.
-    public func user(id: String) async throws(StoreError) -> TestUserRecord? {
+    package func user(id: String) async throws(StoreError) -> TestUserRecord? {
         if let cached = caches.users.value(for: id) { return cached }
         let user = try await run("user \(id)") {
             try await db.select().column("*").from("ll_users").where("id", .equal, id)
@@ -148,7 +148,7 @@ extension ProviderStore {
     }
 
     /// Every test user, oldest first.
-    public func users() async throws(StoreError) -> [TestUserRecord] {
+    package func users() async throws(StoreError) -> [TestUserRecord] {
         try await run("users") {
             try await db.select().column("*").from("ll_users").orderBy("created_at").orderBy("id")
                 .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
@@ -156,7 +156,7 @@ extension ProviderStore {
     }
 
     /// Makes two users friends (both directions); already friends is not an error.
-    public func addFriendship(_ first: String, _ second: String) async throws(StoreError) {
+    package func addFriendship(_ first: String, _ second: String) async throws(StoreError) {
         guard first != second else { return }
         try await run("friendship") {
             try await db.insert(into: "ll_friendships").columns("user_id", "friend_id")
@@ -167,7 +167,7 @@ extension ProviderStore {
     }
 
     /// The IDs of a user's friends.
-    public func friendIDs(of userID: String) async throws(StoreError) -> [String] {
+    package func friendIDs(of userID: String) async throws(StoreError) -> [String] {
         try await run("friends") {
             try await db.select().column("friend_id").from("ll_friendships").where("user_id", .equal, userID)
                 .orderBy("friend_id").all(decodingColumn: "friend_id", as: String.self)

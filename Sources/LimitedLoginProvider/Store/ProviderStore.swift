@@ -16,13 +16,13 @@ import Synchronization
 /// caches exact by invalidating on its own writes: apps, users and sessions (also bounded to two seconds),
 /// app-scoped IDs (they never change), and grants with visible friends (tagged with a generation that
 /// every grant, friendship or app-scoped-ID write bumps).
-public final class ProviderStore: Sendable {
+package final class ProviderStore: Sendable {
     let db: any SQLDatabase
     let caches: StoreCaches
     private let closeConnection: @Sendable () async throws -> Void
     /// Set by ``close()``.
     private let isClosed = Atomic<Bool>(false)
-    public let location: StoreLocation
+    package let location: StoreLocation
 
     init(db: any SQLDatabase, location: StoreLocation, close: @escaping @Sendable () async throws -> Void) {
         self.db = db
@@ -38,7 +38,7 @@ public final class ProviderStore: Sendable {
     /// An existing SQLite file that is empty (a failed copy looks like that), or that holds tables but none
     /// of the provider's (another program's database), is refused, unless `initializing` says to make a
     /// store in it (`serve --init`).
-    public static func open(_ location: StoreLocation, logger: Logger, initializing: Bool = false) async throws(StoreError) -> ProviderStore {
+    package static func open(_ location: StoreLocation, logger: Logger, initializing: Bool = false) async throws(StoreError) -> ProviderStore {
         // The drivers log statements and their bound values at debug level; keep them quieter than that,
         // so that no log level shows what the store holds.
         var driverLogger = logger
@@ -113,7 +113,7 @@ public final class ProviderStore: Sendable {
     }
 
     /// Closes the connection; later calls fail with ``StoreError/unavailable(_:)`` ("the store is closed").
-    public func close() async {
+    package func close() async {
         isClosed.store(true, ordering: .relaxed)
         try? await closeConnection()
     }
@@ -127,18 +127,15 @@ public final class ProviderStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            let text = String(reflecting: error)
-            if text.localizedCaseInsensitiveContains("UNIQUE constraint") || text.contains("duplicate key") {
-                throw .duplicate(what)
-            }
-            throw .database("\(what): \(text)")
+            if UniqueViolation.matches(error) { throw .duplicate(what) }
+            throw .database("\(what): \(String(reflecting: error))")
         }
     }
 }
 
 extension ProviderStore {
     /// One trivial query: the database answers.
-    public func ping() async throws(StoreError) {
+    package func ping() async throws(StoreError) {
         try await run("ping") { try await db.raw("SELECT 1").run() }
     }
 

@@ -1,19 +1,19 @@
 import LimitedLoginCore
 
 /// An app registered with the provider.
-public struct AppRecord: Sendable, Equatable {
-    public var id: String
-    public var secret: String
-    public var name: String
+package struct AppRecord: Sendable, Equatable {
+    package var id: String
+    package var secret: String
+    package var name: String
     /// The business the app belongs to, if any (token_for_business).
-    public var businessID: String?
+    package var businessID: String?
     /// Redirect URIs allowed besides `fb{appID}://authorize/` and loopback addresses.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// True for a gaming app: its logins answer `graph_domain=gaming`, and `gaming_profile` /
     /// `gaming_user_picture` stand in for `public_profile`.
-    public var isGaming: Bool
+    package var isGaming: Bool
 
-    public init(
+    package init(
         id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false
     ) {
         self.id = id
@@ -25,32 +25,32 @@ public struct AppRecord: Sendable, Equatable {
     }
 
     /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.
-    public var graphDomain: String { isGaming ? "gaming" : "facebook" }
+    package var graphDomain: String { isGaming ? "gaming" : "facebook" }
 }
 
 /// A test user: a person who can sign in to the dialog.
-public struct TestUserRecord: Sendable, Equatable {
-    public var id: String
-    public var firstName: String
-    public var middleName: String?
-    public var lastName: String
-    public var email: String
+package struct TestUserRecord: Sendable, Equatable {
+    package var id: String
+    package var firstName: String
+    package var middleName: String?
+    package var lastName: String
+    package var email: String
     /// `MM/DD/YYYY`.
-    public var birthday: String?
-    public var gender: String?
-    public var hometown: Location?
-    public var location: Location?
-    public var link: String?
+    package var birthday: String?
+    package var gender: String?
+    package var hometown: Location?
+    package var location: Location?
+    package var link: String?
     /// An age range given explicitly, in place of the one the birthday implies (or for a user without one).
-    public var ageRange: UserAgeRange?
+    package var ageRange: UserAgeRange?
     /// The avatar name gaming apps see (`gaming_profile`); nil: the full name.
-    public var gamingName: String?
+    package var gamingName: String?
     /// True when the sign-in page offers this user to pick without a password. Only users meant for
     /// that (the demo users, users made without a password, or ones marked so) are: a user with a
     /// password is protected by it.
-    public var pickable: Bool
+    package var pickable: Bool
 
-    public init(
+    package init(
         id: String, firstName: String, middleName: String? = nil, lastName: String, email: String,
         birthday: String? = nil, gender: String? = nil, hometown: Location? = nil, location: Location? = nil,
         link: String? = nil, pickable: Bool = false, ageRange: UserAgeRange? = nil, gamingName: String? = nil
@@ -71,7 +71,7 @@ public struct TestUserRecord: Sendable, Equatable {
     }
 
     /// "First Middle Last".
-    public var fullName: String {
+    package var fullName: String {
         // Without an array of parts: the claims and the recent-logins record each ask for it on every login.
         var name = firstName
         func append(_ part: String) {
@@ -86,19 +86,19 @@ public struct TestUserRecord: Sendable, Equatable {
 }
 
 /// What a person granted an app, and whether the app is still installed.
-public struct GrantRecord: Sendable, Equatable {
-    public var appID: String
-    public var userID: String
-    public var granted: Set<Permission>
-    public var declined: Set<Permission>
+package struct GrantRecord: Sendable, Equatable {
+    package var appID: String
+    package var userID: String
+    package var granted: Set<Permission>
+    package var declined: Set<Permission>
     /// False once the person uninstalled the app.
-    public var installed: Bool
-    public var updatedAt: Int64
+    package var installed: Bool
+    package var updatedAt: Int64
     /// The Facebook Page that `user_messenger_contact` lets contact the person: the `messenger_page_id`
     /// of the request that granted it.
-    public var messengerPageID: String?
+    package var messengerPageID: String?
 
-    public init(
+    package init(
         appID: String, userID: String, granted: Set<Permission>, declined: Set<Permission>, installed: Bool, updatedAt: Int64,
         messengerPageID: String? = nil
     ) {
@@ -112,39 +112,39 @@ public struct GrantRecord: Sendable, Equatable {
     }
 
     /// True when the app is installed and every permission of `scope` is granted.
-    public func covers(_ scope: Set<Permission>) -> Bool {
+    package func covers(_ scope: Set<Permission>) -> Bool {
         installed && scope.isSubset(of: granted)
     }
 }
 
 /// A one-time authorization code of the classic code flow.
-public struct AuthorizationCodeRecord: Sendable, Equatable {
-    public var appID: String
-    public var userID: String
-    public var redirectURI: String
+package struct AuthorizationCodeRecord: Sendable, Equatable {
+    package var appID: String
+    package var userID: String
+    package var redirectURI: String
     /// The S256 challenge, when the request used PKCE.
-    public var codeChallenge: String?
-    public var granted: Set<Permission>
-    public var nonce: String?
-    public var expiresAt: Int64
+    package var codeChallenge: String?
+    package var granted: Set<Permission>
+    package var nonce: String?
+    package var expiresAt: Int64
 }
 
 /// A classic access token (stored by hash only).
-public struct AccessTokenRecord: Sendable, Equatable {
-    public var appID: String
-    public var userID: String
-    public var issuedAt: Int64
-    public var expiresAt: Int64
-    public var dataAccessExpiresAt: Int64
+package struct AccessTokenRecord: Sendable, Equatable {
+    package var appID: String
+    package var userID: String
+    package var issuedAt: Int64
+    package var expiresAt: Int64
+    package var dataAccessExpiresAt: Int64
 }
 
 /// A signing key as stored.
-public struct SigningKeyRecord: Sendable, Equatable {
-    public var keyID: String
-    public var privateKeyPEM: String
-    public var createdAt: Int64
+package struct SigningKeyRecord: Sendable, Equatable {
+    package var keyID: String
+    package var privateKeyPEM: String
+    package var createdAt: Int64
     /// When the key starts signing (it is published from `createdAt`).
-    public var signsFrom: Int64
+    package var signsFrom: Int64
     /// When it stopped signing; nil while it is the current key.
-    public var retiredAt: Int64?
+    package var retiredAt: Int64?
 }
