@@ -37,17 +37,18 @@ extension AdminOperations {
     /// The given fields replace the user's (`null` removes an optional one; a `password` replaces theirs);
     /// the rest, their ID, friendships and grants stay. Checked as a new user is.
     func editUser(_ idOrEmail: String, changes: JSONObject) async throws -> AdminUser {
-        let fields = AdminUser.editableFields.joined(separator: ", ")
+        let fields = ProviderFixtures.User.editableFields.joined(separator: ", ")
         guard !changes.isEmpty else { throw AdminError.badRequest("Send the fields to change: \(fields).") }
-        if let unknown = changes.keys.first(where: { !AdminUser.editableFields.contains($0) }) {
+        if let unknown = changes.keys.first(where: { !ProviderFixtures.User.editableFields.contains($0) }) {
             throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
         }
         guard let existing = try await store.user(idOrEmail: idOrEmail) else {
             throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
         }
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
-        guard case .object(var merged) = AdminUser(record: existing, friends: []).json else { throw AdminError(.internalServerError, "The user cannot be read.") }
-        merged["friends"] = nil
+        guard case .object(var merged) = ProviderFixtures.User(record: existing, friends: nil).json else {
+            throw AdminError(.internalServerError, "The user cannot be read.")
+        }
         for (key, value) in changes { merged[key] = value == .null ? nil : value }
         if changes["password"] == nil, let storedHash { merged["password_hash"] = .string(storedHash) }
         var user: ProviderFixtures.User
@@ -56,12 +57,7 @@ extension AdminOperations {
         }
         user.id = existing.id
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
-        let record = TestUserRecord(
-            id: existing.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
-            birthday: user.birthday, gender: user.gender, hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
-            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link, pickable: user.isPickable,
-            ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) }, gamingName: user.gamingName
-        )
+        let record = TestUserRecord(fixture: user, id: existing.id)
         do {
             try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
         } catch {

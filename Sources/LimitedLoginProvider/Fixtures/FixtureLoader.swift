@@ -54,14 +54,9 @@ struct FixtureLoader: Sendable {
     /// Stores a user (a random ID when none is given) and returns the ID.
     private func createUserAlone(_ user: ProviderFixtures.User) async throws -> String {
         let id = user.id ?? RandomIdentifiers.numericID()
-        try await store.createUser(TestUserRecord(
-            id: id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName,
-            email: user.email, birthday: user.birthday, gender: user.gender,
-            hometown: user.hometown.flatMap { Location(id: $0.id, name: $0.name) },
-            location: user.location.flatMap { Location(id: $0.id, name: $0.name) }, link: user.link,
-            pickable: user.isPickable, ageRange: user.ageRange.flatMap { UserAgeRange(min: $0.min, max: $0.max) },
-            gamingName: user.gamingName
-        ), passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
+        try await store.createUser(
+            TestUserRecord(fixture: user, id: id), passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password)
+        )
         return id
     }
 

@@ -136,14 +136,16 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.pickable = pickable
         }
 
+        /// In the order people read a profile (the admin API lists the editable fields in it).
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, email, password, birthday, gender, hometown, location, link, friends, pickable
-            case passwordHash = "password_hash"
-            case ageRange = "age_range"
-            case gamingName = "gaming_name"
+            case id
             case firstName = "first_name"
             case middleName = "middle_name"
             case lastName = "last_name"
+            case email, password, birthday, gender, hometown, location, link, friends, pickable
+            case ageRange = "age_range"
+            case gamingName = "gaming_name"
+            case passwordHash = "password_hash"
         }
     }
 

@@ -24,15 +24,8 @@ struct StateExport: Sendable {
         }
         var users: [ProviderFixtures.User] = []
         for user in try await store.users().sorted(by: { $0.id < $1.id }) {
-            var entry = ProviderFixtures.User(
-                id: user.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
-                birthday: user.birthday, gender: user.gender, hometown: user.hometown.map { .init(id: $0.id, name: $0.name) },
-                location: user.location.map { .init(id: $0.id, name: $0.name) }, link: user.link,
-                friends: try await store.friendIDs(of: user.id), pickable: user.pickable
-            )
+            var entry = ProviderFixtures.User(record: user, friends: try await store.friendIDs(of: user.id))
             entry.passwordHash = try await store.passwordHash(userID: user.id)
-            entry.ageRange = user.ageRange.map { .init(min: $0.min, max: $0.max) }
-            entry.gamingName = user.gamingName
             users.append(entry)
         }
         let grants = try await store.allGrants().map { grant in
