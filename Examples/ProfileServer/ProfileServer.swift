@@ -43,9 +43,11 @@ struct ProfileServer: AsyncParsableCommand {
         let router = Router(context: BasicLimitedLoginRequestContext.self)
         router.get("/health") { _, _ in "ok" }
         router.group()
-            .add(middleware: LimitedLoginAuthenticator<BasicLimitedLoginRequestContext>(
-                verifier: verifier, nonce: .sha256OfRawNonce(fromHeader: .limitedLoginNonce)
-            ))
+            .add(
+                middleware: LimitedLoginAuthenticator<BasicLimitedLoginRequestContext>(
+                    verifier: verifier, nonce: .sha256OfRawNonce(fromHeader: .limitedLoginNonce)
+                )
+            )
             .get("/me") { _, context -> Response in
                 guard let identity = context.limitedLoginIdentity else { return Response(status: .unauthorized) }
                 let body = try JSONEncoder().encode(MeResponse(identity.profile))

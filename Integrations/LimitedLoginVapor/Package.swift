@@ -7,7 +7,7 @@ let package = Package(
     name: "limited-login-vapor",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "LimitedLoginVapor", targets: ["LimitedLoginVapor"]),
+        .library(name: "LimitedLoginVapor", targets: ["LimitedLoginVapor"])
     ],
     dependencies: [
         // Named, so that the products below resolve whatever the clone's directory is called.

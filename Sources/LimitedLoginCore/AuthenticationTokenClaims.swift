@@ -192,7 +192,8 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
         try required(.sub)
         try required(.jti)
         try required(.nonce)
-        let iat = try date(.iat), exp = try date(.exp)
+        let iat = try date(.iat)
+        let exp = try date(.exp)
         values = Values(exp: exp, iat: iat, payload: payload)
     }
 

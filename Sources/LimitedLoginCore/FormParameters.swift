@@ -43,9 +43,10 @@ public struct FormParameters: Sendable {
             if end > start {
                 let rawName = Substring(utf8[start..<(equals ?? end)])
                 let name = try Self.decode(rawName) { String(rawName.prefix(40)) }
-                let value = try equals.map { equals throws(FormParametersError) in
-                    try Self.decode(Substring(utf8[utf8.index(after: equals)..<end])) { name }
-                } ?? ""
+                let value =
+                    try equals.map { equals throws(FormParametersError) in
+                        try Self.decode(Substring(utf8[utf8.index(after: equals)..<end])) { name }
+                    } ?? ""
                 pairs.append((name, value))
             }
             start = end < utf8.endIndex ? utf8.index(after: end) : end
@@ -115,8 +116,8 @@ public struct FormParameters: Sendable {
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-             UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -132,7 +133,8 @@ public struct FormParameters: Sendable {
     }
 
     private static func encodedCount<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> Int {
-        var escaped = 0, count = 0
+        var escaped = 0
+        var count = 0
         for byte in bytes {
             count += 1
             if !isUnreserved(byte), byte != UInt8(ascii: " ") { escaped += 1 }

@@ -199,7 +199,7 @@ public enum Permission: Sendable, ExpressibleByStringLiteral, CustomStringConver
         .openid,
         .gamingProfile,
         .gamingUserPicture,
-        .userMessengerContact
+        .userMessengerContact,
     ]
 
     private static let byName: [String: Permission] = Dictionary(

@@ -97,7 +97,8 @@ public enum Birthday {
             return value
         }
         guard let month = number(0..<2), let day = number(3..<5), let year = number(6..<10),
-              (1...12).contains(month), year >= 1 else { return nil }
+            (1...12).contains(month), year >= 1
+        else { return nil }
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let daysInMonth = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...daysInMonth).contains(day) else { return nil }

@@ -35,7 +35,8 @@ public struct LimitedLoginAuthenticator<Context: LimitedLoginRequestContext>: Ro
         }
         guard let token = bearer else {
             if isRequired {
-                return Self.refusal(error: "invalid_request", description: "an Authorization: Bearer <ID token> header is required", includeError: false)
+                return Self.refusal(
+                    error: "invalid_request", description: "an Authorization: Bearer <ID token> header is required", includeError: false)
             }
             return try await next(request, context)
         }

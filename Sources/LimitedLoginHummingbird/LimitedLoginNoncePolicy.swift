@@ -27,17 +27,19 @@ public struct LimitedLoginNoncePolicy<Context: RequestContext>: Sendable {
     /// The token's nonce must equal this header's value; a request without the header, or with it more than
     /// once, is refused.
     public static func exact(fromHeader name: HTTPFields.Element.Name = .limitedLoginNonce) -> Self {
-        Self(check: { request, _ in try RequestTokenHeaders.single(request.headers[values: name], header: "\(name)").map { .exact($0) } },
-             missingDescription: "the \(name) header is required: it carries the login's nonce")
+        Self(
+            check: { request, _ in try RequestTokenHeaders.single(request.headers[values: name], header: "\(name)").map { .exact($0) } },
+            missingDescription: "the \(name) header is required: it carries the login's nonce")
     }
 
     /// The token's nonce must be the lowercase hex SHA-256 of this header's value (the raw nonce); a request
     /// without the header is refused.
     public static func sha256OfRawNonce(fromHeader name: HTTPFields.Element.Name = .limitedLoginNonce) -> Self {
-        Self(check: { request, _ in
-            try RequestTokenHeaders.single(request.headers[values: name], header: "\(name)").map { .sha256OfRawNonce($0) }
-        },
-             missingDescription: "the \(name) header is required: it carries the login's raw nonce")
+        Self(
+            check: { request, _ in
+                try RequestTokenHeaders.single(request.headers[values: name], header: "\(name)").map { .sha256OfRawNonce($0) }
+            },
+            missingDescription: "the \(name) header is required: it carries the login's raw nonce")
     }
 
     /// The nonce is not compared: opt in only for tokens an SDK refreshed with a nonce of its own.

@@ -116,7 +116,8 @@ public enum Base64URL {
         var failure: Base64URLError?
         let output = decodeTable.withUnsafeBufferPointer { table in
             [UInt8].uninitialized(capacity: capacity) { out, initialized in
-                var read = 0, written = 0
+                var read = 0
+                var written = 0
                 // Every full quad: an invalid character shows up as bit 31. While another quad follows, one
                 // 4-byte store (its fourth byte is overwritten next); the last quad stores its three bytes.
                 if let source = input.baseAddress, let target = out.baseAddress {
@@ -127,10 +128,12 @@ public enum Base64URL {
                         written = read / 4 * 3
                     }
                     quadTables.withUnsafeBufferPointer { tables in
-                        let source = UnsafeRawPointer(source), target = UnsafeMutableRawPointer(target)
+                        let source = UnsafeRawPointer(source)
+                        let target = UnsafeMutableRawPointer(target)
                         while read < fullQuads * 4 {
                             let quad = source.loadUnaligned(fromByteOffset: read, as: UInt32.self)
-                            let bytes = tables[Int(quad & 0xFF)] | tables[256 + Int(quad >> 8 & 0xFF)]
+                            let bytes =
+                                tables[Int(quad & 0xFF)] | tables[256 + Int(quad >> 8 & 0xFF)]
                                 | tables[512 + Int(quad >> 16 & 0xFF)] | tables[768 + Int(quad >> 24)]
                             if bytes & 0x8000_0000 != 0 { break }
                             if read + 4 < fullQuads * 4 {
@@ -155,15 +158,30 @@ public enum Base64URL {
                     // Report a bad character before the bad length: it says more about what went wrong.
                     failure = firstInvalidCharacter(in: input, from: read, table: table) ?? .impossibleLength(count)
                 case 2:
-                    let a = table[Int(input[read])], b = table[Int(input[read + 1])]
-                    if (a | b) & 0x80 != 0 { failure = firstInvalidCharacter(in: input, from: read, table: table); return }
-                    if b & 0x0F != 0 { failure = .nonZeroTrailingBits; return }
+                    let a = table[Int(input[read])]
+                    let b = table[Int(input[read + 1])]
+                    if (a | b) & 0x80 != 0 {
+                        failure = firstInvalidCharacter(in: input, from: read, table: table)
+                        return
+                    }
+                    if b & 0x0F != 0 {
+                        failure = .nonZeroTrailingBits
+                        return
+                    }
                     out[written] = a << 2 | b >> 4
                     initialized = written + 1
                 case 3:
-                    let a = table[Int(input[read])], b = table[Int(input[read + 1])], c = table[Int(input[read + 2])]
-                    if (a | b | c) & 0x80 != 0 { failure = firstInvalidCharacter(in: input, from: read, table: table); return }
-                    if c & 0x03 != 0 { failure = .nonZeroTrailingBits; return }
+                    let a = table[Int(input[read])]
+                    let b = table[Int(input[read + 1])]
+                    let c = table[Int(input[read + 2])]
+                    if (a | b | c) & 0x80 != 0 {
+                        failure = firstInvalidCharacter(in: input, from: read, table: table)
+                        return
+                    }
+                    if c & 0x03 != 0 {
+                        failure = .nonZeroTrailingBits
+                        return
+                    }
                     let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
                     out[written] = UInt8(truncatingIfNeeded: chunk >> 16)
                     out[written + 1] = UInt8(truncatingIfNeeded: chunk >> 8)

@@ -71,7 +71,9 @@ public enum CertificateMap {
     }
 
     /// Reads a certificate document and returns each certificate's RS256 public key by `kid`.
-    public static func publicKeys<Bytes: Collection>(fromDocument document: Bytes) throws(CertificateMapError)
+    public static func publicKeys<Bytes: Collection>(
+        fromDocument document: Bytes
+    ) throws(CertificateMapError)
         -> [String: RS256PublicKey] where Bytes.Element == UInt8
     {
         let value: JSONValue

@@ -145,8 +145,8 @@ public struct CompactJWS: Sendable {
     ) throws(JWSParseError) -> Parts {
         if bytes.count > maximumSize { throw .tooLarge(size: bytes.count, limit: maximumSize) }
         guard let first = firstDot(in: bytes, from: 0),
-              let second = firstDot(in: bytes, from: first + 1),
-              firstDot(in: bytes, from: second + 1) == nil
+            let second = firstDot(in: bytes, from: first + 1),
+            firstDot(in: bytes, from: second + 1) == nil
         else {
             let count = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
             throw .wrongSegmentCount(count)

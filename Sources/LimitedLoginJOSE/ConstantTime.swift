@@ -5,8 +5,11 @@ public func constantTimeEquals<Left: Collection, Right: Collection>(_ lhs: Left,
 where Left.Element == UInt8, Right.Element == UInt8 {
     if let result = lhs.withContiguousStorageIfAvailable({ left in
         rhs.withContiguousStorageIfAvailable { right in constantTimeDifference(left, right) == 0 }
-    }), let result { return result }
-    let left = Array(lhs), right = Array(rhs)
+    }), let result {
+        return result
+    }
+    let left = Array(lhs)
+    let right = Array(rhs)
     return left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { constantTimeDifference(left, $0) == 0 } }
 }
 
@@ -19,6 +22,7 @@ func constantTimeDifference(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeB
 
 /// Compares two strings' UTF-8 bytes in time that depends only on their lengths.
 public func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-    var lhs = lhs, rhs = rhs
+    var lhs = lhs
+    var rhs = rhs
     return lhs.withUTF8 { left in rhs.withUTF8 { right in constantTimeEquals(left, right) } }
 }

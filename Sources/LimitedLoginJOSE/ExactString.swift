@@ -7,7 +7,8 @@ extension String {
     @inlinable
     public func hasSameBytes(as other: String) -> Bool {
         // Borrowing views, no copies: copying a String to call a mutating `withUTF8` costs a retain.
-        let left = utf8, right = other.utf8
+        let left = utf8
+        let right = other.utf8
         guard left.count == right.count else { return false }
         let contiguous = left.withContiguousStorageIfAvailable { leftBytes in
             right.withContiguousStorageIfAvailable { rightBytes in

@@ -352,7 +352,8 @@ extension JSONValue {
     @inlinable
     public static func exactInteger(_ value: Double) -> Int? {
         guard value.rounded(.towardZero) == value,
-              value >= -9.007_199_254_740_992e15, value <= 9.007_199_254_740_992e15 else { return nil }
+            value >= -9.007_199_254_740_992e15, value <= 9.007_199_254_740_992e15
+        else { return nil }
         return Int(value)
     }
 }

@@ -80,9 +80,15 @@ struct JSONScanner {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let value = try scanNumber()
             tape.append(JSONTapeEntry(kind: .number, payload: value.bitPattern))
-        case UInt8(ascii: "t"): try expectLiteral("true"); tape.append(JSONTapeEntry(kind: .true))
-        case UInt8(ascii: "f"): try expectLiteral("false"); tape.append(JSONTapeEntry(kind: .false))
-        case UInt8(ascii: "n"): try expectLiteral("null"); tape.append(JSONTapeEntry(kind: .null))
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            tape.append(JSONTapeEntry(kind: .true))
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            tape.append(JSONTapeEntry(kind: .false))
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            tape.append(JSONTapeEntry(kind: .null))
         default:
             let offset = position
             if byte >= 0x80 { position = try Self.validateUTF8Sequence(input, at: position) }
@@ -180,8 +186,14 @@ struct JSONScanner {
         // Compact JSON: the separator follows the value at once.
         if position < input.count {
             let byte = input[position]
-            if byte == UInt8(ascii: ",") { position += 1; return false }
-            if byte == closing { position += 1; return true }
+            if byte == UInt8(ascii: ",") {
+                position += 1
+                return false
+            }
+            if byte == closing {
+                position += 1
+                return true
+            }
         }
         skipWhitespace()
         let separator = try peek()
@@ -211,7 +223,8 @@ struct JSONScanner {
     }
 
     private func sameName(_ left: Int, _ right: Int) -> Bool {
-        let a = tape[left], b = tape[right]
+        let a = tape[left]
+        let b = tape[right]
         if a.kind == .string, b.kind == .string {
             guard a.end - a.start == b.end - b.start else { return false }
             let base = UnsafeRawBufferPointer(input)
@@ -260,7 +273,8 @@ struct JSONScanner {
             guard position < count else { throw .unexpectedEnd }
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
-                let fingerprint = isName
+                let fingerprint =
+                    isName
                     ? JSONTapeEntry.fingerprint(UnsafeRawPointer(input.baseAddress! + start), count: position - start, readable: count - start)
                     : 0
                 tape.append(JSONTapeEntry(kind: .string, start: Int32(start), end: Int32(position), payload: fingerprint))
@@ -343,7 +357,8 @@ struct JSONScanner {
             if (0xDC00...0xDFFF).contains(scalar) { throw .loneSurrogate(offset: escapeStart) }
             if (0xD800...0xDBFF).contains(scalar) {
                 guard position + 1 < input.count, input[position] == UInt8(ascii: "\\"),
-                      input[position + 1] == UInt8(ascii: "u") else { throw .loneSurrogate(offset: escapeStart) }
+                    input[position + 1] == UInt8(ascii: "u")
+                else { throw .loneSurrogate(offset: escapeStart) }
                 position += 2
                 let low = try readHex4(input, at: &position, escapeStart: escapeStart)
                 guard (0xDC00...0xDFFF).contains(low) else { throw .loneSurrogate(offset: escapeStart) }
@@ -385,12 +400,20 @@ struct JSONScanner {
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
         default: throw .invalidUTF8(offset: start)
         }
         guard start + length <= input.count else { throw .invalidUTF8(offset: start) }

@@ -32,7 +32,8 @@ public enum JWKError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidBase64URL(let member, let error): return "the JWK's \"\(member)\" is not base64url: \(error)"
         case .emptyInteger(let member): return "the JWK's \"\(member)\" is empty; it must encode a positive integer"
         case .leadingZeroOctet(let member):
-            return "the JWK's \"\(member)\" starts with a zero octet; RFC 7518 section 6.3.1 requires the minimum number of octets (drop the leading zeros)"
+            return
+                "the JWK's \"\(member)\" starts with a zero octet; RFC 7518 section 6.3.1 requires the minimum number of octets (drop the leading zeros)"
         case .key(let error): return "\(error)"
         }
     }

@@ -64,7 +64,9 @@ public struct JSONWebKeySet: Sendable {
     }
 
     /// Reads a key-set document.
-    public init<Bytes: Collection>(parsing document: Bytes, json: StrictJSONParser = StrictJSONParser(maximumSize: 1024 * 1024))
+    public init<Bytes: Collection>(
+        parsing document: Bytes, json: StrictJSONParser = StrictJSONParser(maximumSize: 1024 * 1024)
+    )
         throws(JWKSetError) where Bytes.Element == UInt8
     {
         let value: JSONValue

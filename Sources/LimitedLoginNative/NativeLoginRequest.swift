@@ -25,4 +25,3 @@ enum NativeLoginRequest {
         return configuration
     }
 }
-

@@ -16,7 +16,8 @@ struct NativeSetup: Sendable {
     /// that is nil (the SDK's shared session) or not empty.
     init(appID: String, provider: String, stateFile: String?) throws(NativeError) {
         guard !appID.isEmpty, appID.utf8.count <= Self.maximumAppIDLength,
-              appID.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+            appID.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else {
             throw NativeError(
                 code: .invalidAppID,
                 message: "the app ID must be 1 to \(Self.maximumAppIDLength) ASCII letters and digits, not \"\(appID)\""
@@ -38,9 +39,10 @@ struct NativeSetup: Sendable {
     static func endpoints(_ provider: String) throws(NativeError) -> LoginEndpoints {
         if provider == "facebook" { return .facebook }
         guard let components = URLComponents(string: provider), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-              components.query == nil, components.fragment == nil, components.user == nil, components.password == nil,
-              let url = components.url else {
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.query == nil, components.fragment == nil, components.user == nil, components.password == nil,
+            let url = components.url
+        else {
             throw NativeError(
                 code: .invalidProvider,
                 message: "the provider must be \"facebook\" or a provider's http(s) base URL such as http://127.0.0.1:8080, not \"\(provider)\""

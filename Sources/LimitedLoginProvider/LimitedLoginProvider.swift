@@ -53,7 +53,8 @@ public struct LimitedLoginProvider: Sendable {
                 baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
                 issuer: issuer, pictureBase: standsInForFacebook ? "https://" + FacebookHosts.graph : nil
             )
-            let tls = configuration.tls
+            let tls =
+                configuration.tls
                 ? try await ServerTLS.prepare(store: store, host: configuration.host, publicBaseURL: configuration.publicBaseURL)
                 : nil
             let keyring = SigningKeyring(
@@ -77,7 +78,11 @@ public struct LimitedLoginProvider: Sendable {
             )
             if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
             // A shared store's clock is the cluster's: an import's offset is published, else the stored one adopted.
-            if configuration.fixtures?.clockOffset != nil { try await services.clusterClock.publish(offset: clock.offset) } else { await services.clusterClock.refreshIfDue(now: true) }
+            if configuration.fixtures?.clockOffset != nil {
+                try await services.clusterClock.publish(offset: clock.offset)
+            } else {
+                await services.clusterClock.refreshIfDue(now: true)
+            }
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
                 madeAdminToken: madeAdminToken, services: services
@@ -154,13 +159,16 @@ public struct LimitedLoginProvider: Sendable {
         until stop: (@Sendable () async -> Void)? = nil
     ) async throws {
         let running = AsyncStream<Void>.makeStream()
-        let group = ServiceGroup(configuration: .init(
-            services: [application { baseURL in
-                await onRunning(baseURL)
-                running.continuation.finish()
-            }],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    application { baseURL in
+                        await onRunning(baseURL)
+                        running.continuation.finish()
+                    }
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
+            ))
         do {
             // Each task says whether it was the server's.
             try await withThrowingTaskGroup(of: Bool.self) { tasks in

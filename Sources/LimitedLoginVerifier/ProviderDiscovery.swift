@@ -28,7 +28,8 @@ public struct ProviderDiscovery: Sendable, Equatable {
             throw .invalidDocument("the discovery document has no \"issuer\" string")
         }
         guard let keySetText = members["jwks_uri"]?.stringValue, let keySetURL = URL(string: keySetText),
-              keySetURL.host != nil else {
+            keySetURL.host != nil
+        else {
             throw .invalidDocument("the discovery document has no valid \"jwks_uri\"")
         }
         self.issuer = issuer

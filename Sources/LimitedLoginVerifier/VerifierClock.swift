@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// Where the verifier and the key-set cache read the time; replace it to test expiry without waiting.
 public protocol VerifierClock: Sendable {

@@ -26,7 +26,8 @@ enum BareRouterServer {
     ) async throws {
         let router = Router()
         for document in documents {
-            let bytes = ByteBuffer(bytes: document.body), headers = document.headers
+            let bytes = ByteBuffer(bytes: document.body)
+            let headers = document.headers
             router.get(RouterPath(document.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes)) }
         }
         try await withLoopbackServer(

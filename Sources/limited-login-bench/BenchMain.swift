@@ -71,7 +71,8 @@ enum BenchMain {
             var url = environment
             if let index = arguments.firstIndex(of: "--postgres"), index + 1 < arguments.count { url = arguments[index + 1] }
             guard let url, !url.isEmpty else {
-                FileHandle.standardError.write(Data("nodes: give --postgres postgres://user@127.0.0.1:PORT/DATABASE (scripts/postgres-for-tests start prints one)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("nodes: give --postgres postgres://user@127.0.0.1:PORT/DATABASE (scripts/postgres-for-tests start prints one)\n".utf8))
                 exit(2)
             }
             do {
@@ -94,7 +95,8 @@ enum BenchMain {
             do {
                 var benchmark = MemoryBenchmark()
                 if let logins = positive("--logins", in: arguments) { benchmark.logins = logins }
-                if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1]) {
+                if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1])
+                {
                     benchmark.sessionLifetime = lifetime
                 }
                 try await benchmark.run()
@@ -131,7 +133,7 @@ enum BenchMain {
     /// The whole number greater than 0 after `flag`, or nil when the flag is absent (the default stands).
     private static func positive(_ flag: String, in arguments: [String]) -> Int? {
         guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count,
-              let value = Int(arguments[index + 1]), value > 0
+            let value = Int(arguments[index + 1]), value > 0
         else { return nil }
         return value
     }

@@ -15,18 +15,21 @@ struct BenchProvider {
 
     static let appID = "1234567890"
     /// The dialog request every benchmark sends (after the base URL).
-    static let dialogTarget = "/v21.0/dialog/oauth?client_id=1234567890&redirect_uri=https%3A%2F%2Fbench.example%2Fcb"
+    static let dialogTarget =
+        "/v21.0/dialog/oauth?client_id=1234567890&redirect_uri=https%3A%2F%2Fbench.example%2Fcb"
         + "&response_type=id_token%2Cgraph_domain%2Cuser_token_nonce&scope=openid%2Cpublic_profile%2Cemail%2Cuser_friends%2Cuser_birthday%2Cuser_gender"
         + "&nonce=bench-nonce&state=s&tp=ios_14_do_not_track"
 
     static let fixtures = ProviderFixtures(
         apps: [.init(id: appID, secret: "bench-secret", name: "Bench App", redirectURIs: ["https://bench.example/cb"], businessID: nil)],
         users: [
-            .init(id: "100001", firstName: "Ada", middleName: nil, lastName: "Lovelace", email: "ada@example.test", password: "pw",
-                  birthday: "12/10/1990", gender: "female", hometown: .init(id: "110", name: "London"),
-                  location: .init(id: "111", name: "Paris"), link: "https://example.test/ada", friends: ["100002"]),
-            .init(id: "100002", firstName: "Charles", middleName: nil, lastName: "Babbage", email: "charles@example.test", password: "pw",
-                  birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil),
+            .init(
+                id: "100001", firstName: "Ada", middleName: nil, lastName: "Lovelace", email: "ada@example.test", password: "pw",
+                birthday: "12/10/1990", gender: "female", hometown: .init(id: "110", name: "London"),
+                location: .init(id: "111", name: "Paris"), link: "https://example.test/ada", friends: ["100002"]),
+            .init(
+                id: "100002", firstName: "Charles", middleName: nil, lastName: "Babbage", email: "charles@example.test", password: "pw",
+                birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil),
         ]
     )
 
@@ -49,7 +52,8 @@ struct BenchProvider {
         if existing == nil {
             let scope: Set<Permission> = [.publicProfile, .email, .userFriends, .userBirthday, .userGender]
             for user in ["100001", "100002"] {
-                try await provider.store.saveGrant(GrantRecord(appID: appID, userID: user, granted: scope, declined: [], installed: true, updatedAt: 0))
+                try await provider.store.saveGrant(
+                    GrantRecord(appID: appID, userID: user, granted: scope, declined: [], installed: true, updatedAt: 0))
             }
             session = try await provider.store.createSession(userID: "100001", lifetime: 3600)
         }
@@ -81,7 +85,9 @@ struct BenchProvider {
         )
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
+            configuration: .init(
+                redirectConfiguration: .disallow,
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients))
         )
         do {
             try await body(node, http)
@@ -107,7 +113,7 @@ struct BenchProvider {
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 16)
         guard response.status == .found, let location = response.headers.first(name: "Location"),
-              let range = location.range(of: "#id_token=")
+            let range = location.range(of: "#id_token=")
         else { throw BenchmarkError.unexpectedResponse("the dialog answered \(response.status) without a token") }
         let rest = location[range.upperBound...]
         return String(rest.prefix { $0 != "&" })

@@ -29,7 +29,8 @@ enum ClientThreads {
             let failure = Mutex<String?>(nil)
             let finished = DispatchGroup()
             for client in 0..<clients {
-                let port = ports[client % ports.count], request = requests[client % requests.count]
+                let port = ports[client % ports.count]
+                let request = requests[client % requests.count]
                 finished.enter()
                 Thread {
                     let cpuStart = CPUTime.thread()
@@ -60,9 +61,10 @@ enum ClientThreads {
                 if let message = failure.withLock({ $0 }) {
                     continuation.resume(throwing: BenchmarkError.unexpectedResponse(message))
                 } else {
-                    continuation.resume(returning: Result(
-                        rate: Double(total.withLock { $0 }) / (clock.now - start).seconds, clientCPUSeconds: cpu.withLock { $0 }
-                    ))
+                    continuation.resume(
+                        returning: Result(
+                            rate: Double(total.withLock { $0 }) / (clock.now - start).seconds, clientCPUSeconds: cpu.withLock { $0 }
+                        ))
                 }
             }
         }

@@ -9,7 +9,8 @@ struct DialogLoad {
     /// Tokens received per second over `seconds`, and the clients' CPU time. Every response must be a
     /// redirect carrying an ID token.
     func run(seconds: Double, ports: [Int], session: String) async throws -> ClientThreads.Result {
-        let clients = self.clients, depth = self.pipelineDepth
+        let clients = self.clients
+        let depth = self.pipelineDepth
         let requests = ports.map { port in
             Array("GET \(BenchProvider.dialogTarget) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: ll_session=\(session)\r\n\r\n".utf8)
         }

@@ -47,12 +47,18 @@ struct HTTPBenchmark {
     private func measure(ours: Int, bare: Int) async throws {
         let load = GetLoad(clients: clients)
         let bareName = bareOnEventLoops ? "bare router on event loops" : "bare router"
-        print("http: \(clients) keep-alive clients over loopback, \(rounds) rounds of \(secondsPerRound) s per path in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of ours and a \(bareName) (Hummingbird) serving the same bytes")
-        var lines: [String] = [], cpuLines: [String] = []
+        print(
+            "http: \(clients) keep-alive clients over loopback, \(rounds) rounds of \(secondsPerRound) s per path in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of ours and a \(bareName) (Hummingbird) serving the same bytes"
+        )
+        var lines: [String] = []
+        var cpuLines: [String] = []
         for path in Self.paths {
             _ = try await load.run(seconds: 0.2, port: ours, path: path)
             _ = try await load.run(seconds: 0.2, port: bare, path: path)
-            var ourRates: [Double] = [], bareRates: [Double] = [], ratios: [Double] = [], cpuRatios: [Double] = []
+            var ourRates: [Double] = []
+            var bareRates: [Double] = []
+            var ratios: [Double] = []
+            var cpuRatios: [Double] = []
             // Each slice also counts this process's CPU time (server, clients, the kernel's work for them),
             // which other processes on a shared machine do not move: requests per CPU second, ours and bare.
             func slice(_ port: Int) async throws -> (rate: Double, cpu: Double) {
@@ -61,7 +67,10 @@ struct HTTPBenchmark {
                 return (rate, CPUTime.process() - start)
             }
             for round in 1...rounds {
-                var ourTotal = 0.0, bareTotal = 0.0, ourCPU = 0.0, bareCPU = 0.0
+                var ourTotal = 0.0
+                var bareTotal = 0.0
+                var ourCPU = 0.0
+                var bareCPU = 0.0
                 let pairs = max(1, Int(secondsPerRound / (2 * Self.sliceSeconds)))
                 for pair in 0..<pairs {
                     let first = try await slice(pair % 2 == 0 ? ours : bare)
@@ -72,16 +81,21 @@ struct HTTPBenchmark {
                     bareTotal += theirs.rate
                     bareCPU += theirs.cpu
                 }
-                let ourRate = ourTotal / Double(pairs), bareRate = bareTotal / Double(pairs)
+                let ourRate = ourTotal / Double(pairs)
+                let bareRate = bareTotal / Double(pairs)
                 // Requests per CPU second: rate × slice time ÷ CPU time, summed over the slices.
                 let cpuRatio = (ourTotal / ourCPU) / (bareTotal / bareCPU)
                 ourRates.append(ourRate)
                 bareRates.append(bareRate)
                 ratios.append(ourRate / bareRate)
                 cpuRatios.append(cpuRatio)
-                print(String(format: "  %@ round %d: %.0f/s, bare %.0f/s, ratio %.3f; per CPU second ratio %.3f", path, round, ourRate, bareRate, ourRate / bareRate, cpuRatio))
+                print(
+                    String(
+                        format: "  %@ round %d: %.0f/s, bare %.0f/s, ratio %.3f; per CPU second ratio %.3f", path, round, ourRate, bareRate,
+                        ourRate / bareRate, cpuRatio))
             }
-            lines.append(String(format: "http %@: %.0f/s, %.0f/s %@, ratio %.3f", path, median(ourRates), median(bareRates), bareName, median(ratios)))
+            lines.append(
+                String(format: "http %@: %.0f/s, %.0f/s %@, ratio %.3f", path, median(ourRates), median(bareRates), bareName, median(ratios)))
             cpuLines.append(String(format: "http per CPU second %@: ratio %.3f", path, median(cpuRatios)))
         }
         for line in lines { print(line) }

@@ -24,7 +24,10 @@ struct IdleConnectionMemoryBenchmark {
         for _ in 0..<50 { try Self.idleConnection(port: port).map { _ = close($0) } }
         try await Task.sleep(for: .seconds(2))
         let baseline = MemoryBenchmark.residentMegabytes()
-        print(String(format: "idle-memory: %d idle keep-alive connections to an in-process provider on :memory:, %d rounds; RSS at rest %.1f MB", connections, rounds, baseline))
+        print(
+            String(
+                format: "idle-memory: %d idle keep-alive connections to an in-process provider on :memory:, %d rounds; RSS at rest %.1f MB",
+                connections, rounds, baseline))
         for round in 1...rounds {
             var descriptors: [Int32] = []
             for _ in 0..<connections { if let descriptor = try Self.idleConnection(port: port) { descriptors.append(descriptor) } }
@@ -33,11 +36,15 @@ struct IdleConnectionMemoryBenchmark {
             // The provider trims one second after a wave of closes; wait for that and a margin.
             try await Task.sleep(for: .seconds(3))
             let after = MemoryBenchmark.residentMegabytes()
-            let taken = open - baseline, kept = after - baseline
-            print(String(
-                format: "  round %d: %d connections open: RSS %.1f MB (+%.1f MB, %.1f KB each); all closed: %.1f MB (kept %.1f MB, %.0f %% of what they took)",
-                round, descriptors.count, open, taken, taken * 1024 / Double(max(1, descriptors.count)), after, kept, taken > 0 ? kept / taken * 100 : 0
-            ))
+            let taken = open - baseline
+            let kept = after - baseline
+            print(
+                String(
+                    format:
+                        "  round %d: %d connections open: RSS %.1f MB (+%.1f MB, %.1f KB each); all closed: %.1f MB (kept %.1f MB, %.0f %% of what they took)",
+                    round, descriptors.count, open, taken, taken * 1024 / Double(max(1, descriptors.count)), after, kept,
+                    taken > 0 ? kept / taken * 100 : 0
+                ))
         }
     }
 

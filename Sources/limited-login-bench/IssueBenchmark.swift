@@ -82,7 +82,9 @@ struct IssueBenchmark {
     private func measureRounds(
         port: Int, session: String, dialogLoad: DialogLoad, signer: JWSSigner, claims: JSONObject, ceilingPort: Int?
     ) async throws -> [String] {
-        print("issue: \(clients) concurrent clients over loopback (pipelining depth \(pipelineDepth)), \(threads) signing threads for the baseline, \(rounds) rounds of \(secondsPerRound) s")
+        print(
+            "issue: \(clients) concurrent clients over loopback (pipelining depth \(pipelineDepth)), \(threads) signing threads for the baseline, \(rounds) rounds of \(secondsPerRound) s"
+        )
         var measured: [Round] = []
         for round in 1...rounds {
             let cpuStart = CPUTime.process()
@@ -105,32 +107,40 @@ struct IssueBenchmark {
                 barePerCPU: (before + after) * secondsPerRound / 2 / ((cpuAfterBare - cpuStart) + (cpuEnd - cpuBeforeAfterHalf))
             )
             measured.append(r)
-            var line = String(format: "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f; per server CPU second %.0f, ratio %.3f",
-                              round, r.dialog.wall, r.bare, r.dialog.wall / r.bare, r.dialog.perCPU, r.barePerCPU, r.dialog.perCPU / r.barePerCPU,
-                              r.dialog.perServerCPU, r.dialog.perServerCPU / r.barePerCPU)
+            var line = String(
+                format:
+                    "  round %d: %.0f tokens/s, bare %.0f/s, ratio %.3f; per CPU second %.0f and %.0f, ratio %.3f; per server CPU second %.0f, ratio %.3f",
+                round, r.dialog.wall, r.bare, r.dialog.wall / r.bare, r.dialog.perCPU, r.barePerCPU, r.dialog.perCPU / r.barePerCPU,
+                r.dialog.perServerCPU, r.dialog.perServerCPU / r.barePerCPU)
             if let ceiling {
-                line += String(format: "; ceiling %.0f/s, ratio %.3f, per CPU second %.3f, per server CPU second %.3f",
-                               ceiling.wall, ceiling.wall / r.bare, ceiling.perCPU / r.barePerCPU, ceiling.perServerCPU / r.barePerCPU)
+                line += String(
+                    format: "; ceiling %.0f/s, ratio %.3f, per CPU second %.3f, per server CPU second %.3f",
+                    ceiling.wall, ceiling.wall / r.bare, ceiling.perCPU / r.barePerCPU, ceiling.perServerCPU / r.barePerCPU)
             }
             print(line)
         }
         // Medians over the rounds; a ratio's median is of the rounds' ratios (each round's loads ran in the same seconds).
         func middle(_ value: (Round) -> Double) -> Double { median(measured.map(value)) }
         var summary = [
-            String(format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f",
-                   middle { $0.dialog.wall }, middle { $0.bare }, middle { $0.dialog.wall / $0.bare }),
-            String(format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
-                   middle { $0.dialog.perCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perCPU / $0.barePerCPU }),
-            String(format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
-                   middle { $0.dialog.perServerCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perServerCPU / $0.barePerCPU }),
+            String(
+                format: "issue: %.0f/s through the dialog, %.0f/s bare signature, ratio %.3f",
+                middle { $0.dialog.wall }, middle { $0.bare }, middle { $0.dialog.wall / $0.bare }),
+            String(
+                format: "issue per CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
+                middle { $0.dialog.perCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perCPU / $0.barePerCPU }),
+            String(
+                format: "issue per server CPU second: %.0f tokens through the dialog, %.0f bare signatures, ratio %.3f",
+                middle { $0.dialog.perServerCPU }, middle { $0.barePerCPU }, middle { $0.dialog.perServerCPU / $0.barePerCPU }),
         ]
         if ceilingPort != nil {
             func ceiling(_ value: (LoadRates, Round) -> Double) -> Double { middle { round in round.ceiling.map { value($0, round) } ?? .nan } }
-            summary.append(String(
-                format: "issue ceiling: %.0f/s from a bare router that only signs, ratio %.3f to bare signature (per CPU second %.3f, per server CPU second %.3f); the dialog at %.3f of it",
-                ceiling { c, _ in c.wall }, ceiling { c, r in c.wall / r.bare }, ceiling { c, r in c.perCPU / r.barePerCPU },
-                ceiling { c, r in c.perServerCPU / r.barePerCPU }, ceiling { c, r in r.dialog.wall / c.wall }
-            ))
+            summary.append(
+                String(
+                    format:
+                        "issue ceiling: %.0f/s from a bare router that only signs, ratio %.3f to bare signature (per CPU second %.3f, per server CPU second %.3f); the dialog at %.3f of it",
+                    ceiling { c, _ in c.wall }, ceiling { c, r in c.wall / r.bare }, ceiling { c, r in c.perCPU / r.barePerCPU },
+                    ceiling { c, r in c.perServerCPU / r.barePerCPU }, ceiling { c, r in r.dialog.wall / c.wall }
+                ))
         }
         return summary
     }

@@ -30,7 +30,8 @@ struct MemoryBenchmark {
         let checkpoint = min(self.checkpoint, max(1, logins / 10))
         for target in stride(from: checkpoint, through: logins, by: checkpoint) {
             let lifetime = sessionLifetime
-            let share = (target - done) / clients, extra = (target - done) % clients
+            let share = (target - done) / clients
+            let extra = (target - done) % clients
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for client in 0..<clients {
                     let count = share + (client < extra ? 1 : 0)
@@ -48,15 +49,19 @@ struct MemoryBenchmark {
             marks.append((done, rss))
             print(String(format: "  after %d logins (%.0f s): RSS %.1f MB", done, (clock.now - start).seconds, rss))
         }
-        let first = marks.first?.1 ?? 0, last = marks.last?.1 ?? 0
-        print(String(format: "memory: RSS %.1f MB after %d logins, %.1f MB after %d, difference %.1f MB", first, marks.first?.0 ?? 0, last, done, last - first))
+        let first = marks.first?.1 ?? 0
+        let last = marks.last?.1 ?? 0
+        print(
+            String(
+                format: "memory: RSS %.1f MB after %d logins, %.1f MB after %d, difference %.1f MB", first, marks.first?.0 ?? 0, last, done,
+                last - first))
     }
 
     /// This process's resident set size, from `/proc/self/status` (0 where there is none).
     static func residentMegabytes() -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kilobytes / 1024
     }

@@ -19,8 +19,11 @@ struct NodesBenchmark {
         let first = try await BenchProvider.start(store: .postgres(url: postgresURL))
         let second = try await BenchProvider.start(store: .postgres(url: postgresURL), session: first.session)
         let load = DialogLoad(clients: clients, pipelineDepth: 1)
-        print("nodes: \(clients) concurrent clients over loopback; one node on SQLite, then two nodes on one PostgreSQL database; \(rounds) rounds of \(secondsPerRound) s")
-        var sqliteRates: [Double] = [], postgresRates: [Double] = []
+        print(
+            "nodes: \(clients) concurrent clients over loopback; one node on SQLite, then two nodes on one PostgreSQL database; \(rounds) rounds of \(secondsPerRound) s"
+        )
+        var sqliteRates: [Double] = []
+        var postgresRates: [Double] = []
         do {
             for round in 1...rounds {
                 let sqlite = try await load.run(seconds: secondsPerRound, ports: [single.port], session: single.session).rate
@@ -34,7 +37,8 @@ struct NodesBenchmark {
             throw error
         }
         for node in [single, first, second] { await node.stop() }
-        let sqlite = sqliteRates.sorted()[rounds / 2], postgres = postgresRates.sorted()[rounds / 2]
+        let sqlite = sqliteRates.sorted()[rounds / 2]
+        let postgres = postgresRates.sorted()[rounds / 2]
         print(String(format: "nodes: two nodes on PostgreSQL %.0f/s, one node on SQLite %.0f/s, ratio %.3f", postgres, sqlite, postgres / sqlite))
     }
 }

@@ -102,7 +102,9 @@ final class RawHTTPConnection {
         // the cores with the server it measures, and splitting the head into strings cost several
         // microseconds per answer, more than the server spends on a static one).
         let wantedName = Array(headerName.utf8)
-        let lineFeed = UInt8(ascii: "\n"), colon = UInt8(ascii: ":"), space = UInt8(ascii: " ")
+        let lineFeed = UInt8(ascii: "\n")
+        let colon = UInt8(ascii: ":")
+        let space = UInt8(ascii: " ")
         guard headerEnd - consumed >= 12 else { throw Failure.malformed }
         var status = 0
         for index in (consumed + 9)..<(consumed + 12) {

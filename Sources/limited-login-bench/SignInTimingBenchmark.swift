@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import LimitedLoginProvider
 import Foundation
+import LimitedLoginProvider
 
 /// `signin-timing`: does a failed sign-in's answer time tell whether the email has an account? Wrong
 /// passwords for a known email and for unknown emails, alternated through the real dialog's sign-in form
@@ -13,7 +13,8 @@ struct SignInTimingBenchmark {
     func run() async throws {
         let unlimited = SignInLimits(perAccount: 1_000_000, perAddress: 1_000_000)
         try await BenchProvider.withNode(fileStore: false, clients: 1, signInLimits: unlimited) { node, http in
-            var known: [Double] = [], unknown: [Double] = []
+            var known: [Double] = []
+            var unknown: [Double] = []
             // Four untimed tries first (the decoy hash is made on first use), then alternate, so that
             // whatever else the machine does falls on both kinds alike.
             for round in 0..<(tries + 2) {
@@ -23,11 +24,13 @@ struct SignInTimingBenchmark {
                     if email.hasPrefix("ada") { known.append(seconds) } else { unknown.append(seconds) }
                 }
             }
-            let knownMedian = median(known), unknownMedian = median(unknown)
-            print(String(
-                format: "sign-in timing: %d tries each; wrong password for a known email median %.2f ms, unknown email %.2f ms; ratio %.3f",
-                tries, knownMedian * 1000, unknownMedian * 1000, unknownMedian / knownMedian
-            ))
+            let knownMedian = median(known)
+            let unknownMedian = median(unknown)
+            print(
+                String(
+                    format: "sign-in timing: %d tries each; wrong password for a known email median %.2f ms, unknown email %.2f ms; ratio %.3f",
+                    tries, knownMedian * 1000, unknownMedian * 1000, unknownMedian / knownMedian
+                ))
         }
     }
 

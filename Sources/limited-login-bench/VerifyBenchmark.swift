@@ -1,8 +1,8 @@
 import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
-import LimitedLoginVerifier
 import LimitedLoginTestSupport
+import LimitedLoginVerifier
 
 /// Full verifications per second against bare RS256 checks per second, on one token, in one run.
 ///
@@ -66,14 +66,17 @@ struct VerifyBenchmark {
         var configuration = VerifierConfiguration.facebook(appID: "1234567890")
         // --cache-off: --distinct without the cache, to tell the cache's cost from that of cycling tokens.
         let cacheOff = CommandLine.arguments.contains("--cache-off")
-        configuration.verifiedTokenCache = repeated ? VerifiedTokenCacheLimits() : distinct && !cacheOff ? VerifiedTokenCacheLimits(maximumEntries: 2) : .disabled
+        configuration.verifiedTokenCache =
+            repeated ? VerifiedTokenCacheLimits() : distinct && !cacheOff ? VerifiedTokenCacheLimits(maximumEntries: 2) : .disabled
         let verifier = TokenVerifier(configuration: configuration, keys: keys)
         let label = repeated ? "repeated" : distinct && !cacheOff ? "full+cache" : "full"
         try await Self.verifyAndReadUser(verifier, token)
         // The tokens in turn (one token unless --distinct), for the full and the bare checks alike.
         let parsed = try tokens.map { try CompactJWS(parsing: $0) }
-        let signatures = parsed.map(\.signature), signingInputs = parsed.map(\.signingInput)
-        var nextFull = 0, nextBare = 0
+        let signatures = parsed.map(\.signature)
+        let signingInputs = parsed.map(\.signingInput)
+        var nextFull = 0
+        var nextBare = 0
         func nextToken() -> String {
             nextFull = nextFull + 1 == tokens.count ? 0 : nextFull + 1
             return tokens[nextFull]
@@ -89,10 +92,13 @@ struct VerifyBenchmark {
             print(String(format: "verify: %.0f/s \(label) (no baseline: --full-only)", rate))
             return
         }
-        print("verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct && !cacheOff ? "on, 2 entries, 256 distinct tokens in turn (each seen once a turn: a miss, almost never remembered)" : distinct ? "off, 256 distinct tokens in turn" : "off")")
+        print(
+            "verify: 2048-bit RS256 token of \(token.utf8.count) bytes, \(rounds) rounds of \(secondsPerRound) s each in alternating \(Int(Self.sliceSeconds * 1000)) ms slices of bare and \(label) checks, one thread; base64url vector blocks: \(Base64URL.vectorInstructions); verified-token cache \(repeated ? "on (the token seen before)" : distinct && !cacheOff ? "on, 2 entries, 256 distinct tokens in turn (each seen once a turn: a miss, almost never remembered)" : distinct ? "off, 256 distinct tokens in turn" : "off")"
+        )
         // The bare check gets its inputs ready-made: only the hash and the RSA operation are timed. A warm-up
         // slice of each first.
-        let signature = jws.signature, signingInput = jws.signingInput
+        let signature = jws.signature
+        let signingInput = jws.signingInput
         _ = count { bareCheck() }
         _ = try await countAsync(seconds: Self.sliceSeconds) { try await Self.verifyAndReadUser(verifier, nextToken()) }
         var fullRates: [Double] = []
@@ -102,7 +108,8 @@ struct VerifyBenchmark {
             // The round alternates short slices of bare and full checks (bare, full, full, bare, …), so a
             // change in the shared machine's speed (frequent, and often lasting less than a second) falls on
             // both sides alike and cancels out of the round's ratio.
-            var bare = Tally(), full = Tally()
+            var bare = Tally()
+            var full = Tally()
             let slice = Self.sliceSeconds
             for pair in 0..<max(1, Int(secondsPerRound / (2 * slice))) {
                 let bareFirst = pair % 2 == 0
@@ -137,15 +144,23 @@ struct VerifyBenchmark {
                 bestFull = max(bestFull, try await measureAsync(seconds: 0.05) { try await Self.verifyAndReadUser(verifier, token) })
             }
             let bestBare = best { measure(seconds: 0.05) { _ = publicKey.isValidSignature(signature, for: signingInput) } }
-            print(String(format: "  breakdown: full %.3f µs, bare %.3f µs, everything but the signature check %.3f µs",
-                         1e6 / bestFull, 1e6 / bestBare, 1e6 / bestFull - 1e6 / bestBare))
+            print(
+                String(
+                    format: "  breakdown: full %.3f µs, bare %.3f µs, everything but the signature check %.3f µs",
+                    1e6 / bestFull, 1e6 / bestBare, 1e6 / bestFull - 1e6 / bestBare))
             print(String(format: "  breakdown: base64url payload %.3f µs, JSON payload (validate and index) %.3f µs", 1e6 / b64, 1e6 / jsonRate))
-            print(String(format: "  breakdown: parse %.3f µs, key lookup %.3f µs, claims %.3f µs, signature with the cached JWK key %.1f µs",
-                         1e6 / parse, 1e6 / lookup, 1e6 / claimsRate, 1e6 / bareCached))
-            print(String(format: "  breakdown: reading every claim of a verified token (not in the full path, which reads sub) %.3f µs", 1e6 / everyClaimRate))
+            print(
+                String(
+                    format: "  breakdown: parse %.3f µs, key lookup %.3f µs, claims %.3f µs, signature with the cached JWK key %.1f µs",
+                    1e6 / parse, 1e6 / lookup, 1e6 / claimsRate, 1e6 / bareCached))
+            print(
+                String(
+                    format: "  breakdown: reading every claim of a verified token (not in the full path, which reads sub) %.3f µs",
+                    1e6 / everyClaimRate))
         }
         guard keys.fetchCount == 1 else { throw BenchmarkError.cacheNotWarm(keys.fetchCount) }
-        let full = median(fullRates), bare = median(bareRates)
+        let full = median(fullRates)
+        let bare = median(bareRates)
         // The ratio is the median of the rounds' ratios, the estimate least moved by drift.
         print(String(format: "verify: %.0f/s \(label), %.0f/s bare signature, ratio %.3f", full, bare, median(roundRatios)))
     }
@@ -163,7 +178,9 @@ struct VerifyBenchmark {
         total += claims.sub.utf8.count + (claims.name?.utf8.count ?? 0) + (claims.givenName?.utf8.count ?? 0)
         total += (claims.middleName?.utf8.count ?? 0) + (claims.familyName?.utf8.count ?? 0) + (claims.email?.utf8.count ?? 0)
         total += (claims.picture?.utf8.count ?? 0) + (claims.userFriends?.count ?? 0) + (claims.userBirthday?.utf8.count ?? 0)
-        total += (claims.userAgeRange?.min ?? 0) + (claims.userAgeRange?.max ?? 0) + (claims.userHometown?.name.utf8.count ?? 0) + (claims.userLocation?.name.utf8.count ?? 0)
+        total +=
+            (claims.userAgeRange?.min ?? 0) + (claims.userAgeRange?.max ?? 0) + (claims.userHometown?.name.utf8.count ?? 0)
+            + (claims.userLocation?.name.utf8.count ?? 0)
         total += (claims.userGender?.utf8.count ?? 0) + (claims.userLink?.utf8.count ?? 0) + (claims.atHash?.utf8.count ?? 0)
         return total + Int(claims.exp.timeIntervalSince(claims.iat))
     }

@@ -13,7 +13,8 @@ struct AdminConnection: ParsableArguments {
     @Option(help: "The provider's base URL (default: $LIMITED_LOGIN_PROVIDER, else http://127.0.0.1:8080).")
     var provider: String?
 
-    @Option(name: .customLong("admin-token"), help: "The admin token `serve` printed at first start or was given (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
+    @Option(
+        name: .customLong("admin-token"), help: "The admin token `serve` printed at first start or was given (default: $LIMITED_LOGIN_ADMIN_TOKEN).")
     var adminToken: String?
 
     @OptionGroup var trust: CAFileOption
@@ -82,13 +83,15 @@ enum AdminRequest {
         case nil:
             break
         }
-        let status: UInt, bytes: ByteBuffer
+        let status: UInt
+        let bytes: ByteBuffer
         do {
             let response = try await AdminHTTPClient.client(for: base).execute(request, timeout: .seconds(30))
             status = response.status.code
             bytes = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            let hint = TransportFailure.isUnreachable(error)
+            let hint =
+                TransportFailure.isUnreachable(error)
                 ? "Is it running? Start one with 'limited-login serve', or give its address with --provider."
                 : nil
             throw CommandFailure.fail(withHint("limited-login: cannot reach the provider at \(base): \(TransportFailure.reason(error))", hint))

@@ -48,7 +48,9 @@ struct AppsCommand: AsyncParsableCommand {
         @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The app ID.") var id: String
         func run() async throws {
-            try await AdminRequest.run(connection, output, path: "/_admin/apps/\(id)", method: .DELETE) { _ in "Deleted app \(id) with its grants and tokens." }
+            try await AdminRequest.run(connection, output, path: "/_admin/apps/\(id)", method: .DELETE) { _ in
+                "Deleted app \(id) with its grants and tokens."
+            }
         }
     }
 

@@ -29,7 +29,10 @@ struct CACommand: AsyncParsableCommand {
 
         @OptionGroup var connection: AdminConnection
 
-        @Flag(name: .customLong("include-key"), help: "Print the CA's private key too (PEM, after the certificate). Whoever has it can impersonate any host to clients that trust the CA.")
+        @Flag(
+            name: .customLong("include-key"),
+            help: "Print the CA's private key too (PEM, after the certificate). Whoever has it can impersonate any host to clients that trust the CA."
+        )
         var includeKey = false
 
         func run() async throws {

@@ -7,7 +7,11 @@ import NIOSSL
 /// own local CA (`serve --tls`). The same as `LIMITED_LOGIN_CA_FILE`, which `serve --tls --exec` sets for its
 /// command; the option wins.
 struct CAFileOption: ParsableArguments {
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("Also trust the certificate authorities in this PEM file over https, e.g. the one 'serve --tls' wrote (default: $LIMITED_LOGIN_CA_FILE).", valueName: "file"))
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "Also trust the certificate authorities in this PEM file over https, e.g. the one 'serve --tls' wrote (default: $LIMITED_LOGIN_CA_FILE).",
+            valueName: "file"))
     var caFile: String?
 
     /// Makes the file the one every client of this process trusts (before any request), or says why it cannot be.

@@ -56,7 +56,8 @@ struct ClockCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let epoch = TimeArgument.epoch(time) else {
-                throw CommandFailure.fail("limited-login clock set: \"\(time)\" is not a time; give seconds since 1970 or e.g. 2030-01-01T00:00:00Z", code: 64)
+                throw CommandFailure.fail(
+                    "limited-login clock set: \"\(time)\" is not a time; give seconds since 1970 or e.g. 2030-01-01T00:00:00Z", code: 64)
             }
             try await ClockCommand.post(connection, ["set": .number(Double(epoch)), "force": .bool(force)])
         }
@@ -87,7 +88,7 @@ struct ClockCommand: AsyncParsableCommand {
     /// the amount: in place, the argument parser would take `-1h` for the flags `-1` and `-h` (help).
     static func negativeAmountBehindTerminator(_ arguments: [String]) -> [String] {
         guard arguments.count > 2, arguments[0] == "clock", arguments[1] == "advance", !arguments.contains("--"),
-              let index = arguments.indices.dropFirst(2).first(where: { isNegativeAmount(arguments[$0]) })
+            let index = arguments.indices.dropFirst(2).first(where: { isNegativeAmount(arguments[$0]) })
         else { return arguments }
         var result = arguments
         let amount = result.remove(at: index)

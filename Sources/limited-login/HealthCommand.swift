@@ -22,7 +22,9 @@ struct HealthCommand: AsyncParsableCommand {
     @Option(help: "The provider's base URL (default: $LIMITED_LOGIN_PROVIDER, else http://127.0.0.1:8080); host:port alone means http there.")
     var provider: String?
 
-    @Option(help: ArgumentHelp("Keep asking, twice a second, for up to this many seconds until the provider is healthy (default: ask once).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep asking, twice a second, for up to this many seconds until the provider is healthy (default: ask once).", valueName: "seconds"))
     var wait: Double = 0
 
     @Option(help: ArgumentHelp("How long one request may take.", valueName: "seconds"))
@@ -42,7 +44,8 @@ struct HealthCommand: AsyncParsableCommand {
         if let problem = trust.apply() { throw CommandFailure.fail("limited-login health: " + problem.dropFirst("error: ".count), code: 64) }
         let text = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
         guard let base = ProviderAddress.url(text)?.absoluteString else {
-            throw CommandFailure.fail("limited-login health: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(text)\"", code: 64)
+            throw CommandFailure.fail(
+                "limited-login health: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(text)\"", code: 64)
         }
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(wait * 1000))
@@ -69,11 +72,14 @@ struct HealthCommand: AsyncParsableCommand {
             let body = try await response.body.collect(upTo: 64 * 1024)
             guard response.status.code == 200 else {
                 let status = (try? StrictJSONParser().parse(Array(body.readableBytesView)))?.objectValue?["status"]?.stringValue
-                return "HTTP \(response.status.code)" + (status.map { " (\($0))" } ?? "") + (response.status.code == 503 ? ": the provider is up but its store or signing key is not usable; see its log" : "")
+                return "HTTP \(response.status.code)" + (status.map { " (\($0))" } ?? "")
+                    + (response.status.code == 503 ? ": the provider is up but its store or signing key is not usable; see its log" : "")
             }
             return nil
         } catch {
-            let hint = TransportFailure.isUnreachable(error) ? ". Is it running? Start one with 'limited-login serve', or give its address with --provider." : ""
+            let hint =
+                TransportFailure.isUnreachable(error)
+                ? ". Is it running? Start one with 'limited-login serve', or give its address with --provider." : ""
             return TransportFailure.reason(error) + hint
         }
     }

@@ -20,10 +20,11 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        StandardStreams.writeError(Self.line(
-            level: event.level, message: event.message.description, label: label,
-            metadata: metadata.merging(event.metadata ?? [:]) { _, line in line }, time: Date()
-        ) + "\n")
+        StandardStreams.writeError(
+            Self.line(
+                level: event.level, message: event.message.description, label: label,
+                metadata: metadata.merging(event.metadata ?? [:]) { _, line in line }, time: Date()
+            ) + "\n")
     }
 
     /// The JSON line for one log event (no newline).

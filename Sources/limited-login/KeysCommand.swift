@@ -36,7 +36,9 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(name: .customLong("publish-delay"), help: "Seconds between publishing the new key and signing with it.")
         var publishDelay: Int = 600
 
-        @Flag(name: .customLong("drop-previous"), help: "Unpublish every other key at once (needs --publish-delay 0): tokens they signed stop verifying.")
+        @Flag(
+            name: .customLong("drop-previous"),
+            help: "Unpublish every other key at once (needs --publish-delay 0): tokens they signed stop verifying.")
         var dropPrevious = false
 
         func validate() throws {
@@ -45,10 +47,12 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await AdminRequest.run(connection, output, path: "/_admin/keys/rotate", method: .POST, body: .form("publish_delay=\(publishDelay)" + (dropPrevious ? "&drop_previous=true" : ""))) {
+            try await AdminRequest.run(
+                connection, output, path: "/_admin/keys/rotate", method: .POST,
+                body: .form("publish_delay=\(publishDelay)" + (dropPrevious ? "&drop_previous=true" : ""))
+            ) {
                 "Published a new signing key.\n" + AdminOutput.fields($0)
             }
         }
     }
 }
-

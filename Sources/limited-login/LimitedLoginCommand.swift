@@ -24,7 +24,8 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             """,
         version: "limited-login \(ProjectVersion.current)",
         subcommands: [
-            ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self, KeysCommand.self, VerifyCommand.self,
+            ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self,
+            KeysCommand.self, VerifyCommand.self,
             DecodeCommand.self, TokenCommand.self, AuditCommand.self, ScenarioCommand.self, ClockCommand.self,
             ExportCommand.self, ResetCommand.self, CACommand.self, HealthCommand.self,
         ]

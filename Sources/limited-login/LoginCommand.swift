@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import LimitedLogin
-import LimitedLoginJOSE
 import LimitedLoginCore
+import LimitedLoginJOSE
 
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +47,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    @Option(name: .customLong("as"), help: "Play the person without a browser: sign in as this test user (ID or email) on the provider's real pages over HTTP.")
+    @Option(
+        name: .customLong("as"),
+        help: "Play the person without a browser: sign in as this test user (ID or email) on the provider's real pages over HTTP.")
     var person: String?
 
     @Option(help: "With --as: sign in with this password instead of picking the user (for users that cannot be picked).")
@@ -94,7 +96,9 @@ struct LoginCommand: AsyncParsableCommand {
         if let problem = trust.apply() { throw failure(problem, reason: "bad_option", code: 64) }
         let target = provider ?? ClientEnvironment.provider ?? ClientEnvironment.defaultProvider
         guard let endpoints = LoginTarget.parse(target) else {
-            throw failure("error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(target)\"", reason: "bad_option", code: 64)
+            throw failure(
+                "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"\(target)\"", reason: "bad_option",
+                code: 64)
         }
         let names = permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let authTypeValue: LoginAuthType?
@@ -122,7 +126,9 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw failure("error: \(error.description)", reason: "bad_option", code: 64)
         }
-        guard timeout.isFinite, timeout > 0 else { throw failure("error: --timeout must be a positive number of seconds", reason: "bad_option", code: 64) }
+        guard timeout.isFinite, timeout > 0 else {
+            throw failure("error: --timeout must be a positive number of seconds", reason: "bad_option", code: 64)
+        }
         let configuration = LoginConfiguration(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue, authType: authTypeValue)
 
         let presenter = presenter()

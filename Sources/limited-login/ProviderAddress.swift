@@ -9,8 +9,8 @@ enum ProviderAddress {
         while text.hasSuffix("/") { text.removeLast() }
         if !text.contains("://") { text = "http://" + text }
         guard let url = URL(string: text),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
         else { return nil }
         return url
     }

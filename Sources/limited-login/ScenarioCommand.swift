@@ -53,7 +53,8 @@ struct ScenarioCommand: AsyncParsableCommand {
             }
             if let claims {
                 guard case .object(let object)? = try? StrictJSONParser().parse(Array(claims.utf8)) else {
-                    throw CommandFailure.fail("limited-login scenario add: --claims must be a JSON object, e.g. '{\"email\":\"x@example.com\"}'", code: 64)
+                    throw CommandFailure.fail(
+                        "limited-login scenario add: --claims must be a JSON object, e.g. '{\"email\":\"x@example.com\"}'", code: 64)
                 }
                 body["outcome"] = "claims"
                 body["claims"] = .object(object)

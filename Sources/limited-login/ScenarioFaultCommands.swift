@@ -19,11 +19,15 @@ extension ScenarioCommand {
                   limited-login scenario clear --faults
                 """
         )
-        @Option(help: ArgumentHelp("keys (discovery, jwks and certs), discovery, jwks, certs or graph; comma-separated for several.", valueName: "names"))
+        @Option(
+            help: ArgumentHelp("keys (discovery, jwks and certs), discovery, jwks, certs or graph; comma-separated for several.", valueName: "names"))
         var endpoint: String
         @Option(help: "Answer this HTTP status (200 to 599) with a JSON error body.")
         var status: Int?
-        @Option(help: ArgumentHelp("Answer 200 with: empty (an empty document), html (an error page), malformed (cut-off JSON) or rotated (a key set without the signing key; jwks and certs only).", valueName: "kind"))
+        @Option(
+            help: ArgumentHelp(
+                "Answer 200 with: empty (an empty document), html (an error page), malformed (cut-off JSON) or rotated (a key set without the signing key; jwks and certs only).",
+                valueName: "kind"))
         var answer: String?
         @Option(help: ArgumentHelp("Wait this many seconds before answering (alone: the usual answer, late).", valueName: "seconds"))
         var delay: Double?

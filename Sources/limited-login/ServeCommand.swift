@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import LimitedLoginProvider
 import LimitedLoginVerifier
-import NIOCore
 import Logging
+import NIOCore
 import Synchronization
 
 /// `limited-login serve`: runs the provider.
@@ -48,13 +48,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The 'iss' of issued ID tokens (default: the public base URL), e.g. https://www.facebook.com.")
     var issuer: String?
 
-    @Option(name: .customLong("public-url"), help: "The URL apps and browsers reach the provider at, when it is behind a proxy (default: http://HOST:PORT).")
+    @Option(
+        name: .customLong("public-url"),
+        help: "The URL apps and browsers reach the provider at, when it is behind a proxy (default: http://HOST:PORT).")
     var publicURL: String?
 
     @Option(help: "A JSON file of apps and test users to load at start (see above).")
     var fixtures: String?
 
-    @Option(name: .customLong("admin-token"), help: "The admin API's bearer token, at least 16 characters (default: made at first start, printed once, kept in the store).")
+    @Option(
+        name: .customLong("admin-token"),
+        help: "The admin API's bearer token, at least 16 characters (default: made at first start, printed once, kept in the store).")
     var adminToken: String?
 
     @Flag(name: .customLong("no-demo-data"), help: "Do not seed the demo app and test users into an empty store.")
@@ -78,35 +82,61 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-access-lifetime"), help: "Seconds data access lasts after a login; then me/permissions says expired.")
     var dataAccessLifetime: Int64 = TokenLifetimes.defaultDataAccess
 
-    @Option(help: "Run this shell command (under bash when installed, else /bin/sh; in its own process group; this binary's folder first on PATH) once the provider accepts connections, with LIMITED_LOGIN_URL, _PROVIDER, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set (and _CA_FILE with --tls); then stop and exit with its status as soon as it exits. Processes it left running get SIGTERM, then SIGKILL after 5 s; SIGTERM or SIGINT to serve is passed on to it.")
+    @Option(
+        help:
+            "Run this shell command (under bash when installed, else /bin/sh; in its own process group; this binary's folder first on PATH) once the provider accepts connections, with LIMITED_LOGIN_URL, _PROVIDER, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set (and _CA_FILE with --tls); then stop and exit with its status as soon as it exits. Processes it left running get SIGTERM, then SIGKILL after 5 s; SIGTERM or SIGINT to serve is passed on to it."
+    )
     var exec: String?
 
-    @Option(name: .customLong("export-on-exit"), help: "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back.")
+    @Option(
+        name: .customLong("export-on-exit"),
+        help: "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back.")
     var exportOnExit: String?
 
-    @Option(name: .customLong("ready-file"), help: "Write a JSON object (url, issuer, discovery_url, jwks_url, admin_token, apps, users) to this file once the provider accepts connections.")
+    @Option(
+        name: .customLong("ready-file"),
+        help:
+            "Write a JSON object (url, issuer, discovery_url, jwks_url, admin_token, apps, users) to this file once the provider accepts connections."
+    )
     var readyFile: String?
 
     // Connection limits (ConnectionLimits): slow, idle or too many clients cannot hold connections open.
-    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a request head may take to arrive, from its first byte (from the connection's opening for the first request), whatever the byte rate.", valueName: "seconds"))
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp(
+            "Seconds a request head may take to arrive, from its first byte (from the connection's opening for the first request), whatever the byte rate.",
+            valueName: "seconds"))
     var headerTimeout = Int(ConnectionLimits().headerTimeout.components.seconds)
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a keep-alive connection may wait for its next request.", valueName: "seconds"))
+    @Option(
+        name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a keep-alive connection may wait for its next request.", valueName: "seconds"))
     var idleTimeout = Int(ConnectionLimits().idleTimeout.components.seconds)
 
-    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds a request body may take to arrive, from the end of its head.", valueName: "seconds"))
+    @Option(
+        name: .customLong("body-timeout"),
+        help: ArgumentHelp("Seconds a request body may take to arrive, from the end of its head.", valueName: "seconds"))
     var bodyTimeout = Int(ConnectionLimits().bodyTimeout.components.seconds)
 
-    @Flag(name: .customLong("tls"), help: "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited., www.limited., graph., ep1. and ep2.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run.")
+    @Flag(
+        name: .customLong("tls"),
+        help:
+            "Serve HTTPS with a certificate from a local certificate authority (made once, kept in the store) for this address and www., m., limited., www.limited., graph., ep1. and ep2.facebook.com; tokens then carry the real issuer, https://www.facebook.com. Trust the CA ('limited-login ca export') where clients run."
+    )
     var tls = false
 
-    @Flag(name: .customLong("init"), help: "Make a store in an existing --database file that is otherwise refused: an empty file (what a failed copy looks like) or an SQLite database without the provider's tables.")
+    @Flag(
+        name: .customLong("init"),
+        help:
+            "Make a store in an existing --database file that is otherwise refused: an empty file (what a failed copy looks like) or an SQLite database without the provider's tables."
+    )
     var initializeStore = false
 
     @Option(name: .customLong("ca-file"), help: "With --tls: write the local CA's certificate (PEM, no private key) to this file at start.")
     var caFile: String?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections open at once; more are closed as soon as they are accepted.", valueName: "count"))
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp("The most connections open at once; more are closed as soon as they are accepted.", valueName: "count"))
     var maxConnections = ConnectionLimits().maximumConnections
 
     @Option(
@@ -138,8 +168,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        for (flag, value) in [("--id-token-lifetime", idTokenLifetime), ("--access-token-lifetime", accessTokenLifetime), ("--data-access-lifetime", dataAccessLifetime)] {
-            guard (1...(10 * 366 * 86400)).contains(value) else { throw ValidationError("\(flag) must be a number of seconds from 1 to 316224000 (ten years).") }
+        for (flag, value) in [
+            ("--id-token-lifetime", idTokenLifetime), ("--access-token-lifetime", accessTokenLifetime),
+            ("--data-access-lifetime", dataAccessLifetime),
+        ] {
+            guard (1...(10 * 366 * 86400)).contains(value) else {
+                throw ValidationError("\(flag) must be a number of seconds from 1 to 316224000 (ten years).")
+            }
         }
         if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command.") }
         guard LogFormat(rawValue: logFormat) != nil else {
@@ -166,7 +201,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure.fail("limited-login serve: \(problem).", code: 73)
             }
         }
-        var logger = LogFormat(rawValue: logFormat) == .json
+        var logger =
+            LogFormat(rawValue: logFormat) == .json
             ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
             : Logger(label: "limited-login") { TextLogHandler(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -202,7 +238,9 @@ struct ServeCommand: AsyncParsableCommand {
         var caPath = caFile
         if let pem = provider.certificateAuthorityPEM {
             // The command run by --exec gets the CA too (LIMITED_LOGIN_CA_FILE), so that it can trust the provider.
-            if caPath == nil, exec != nil { caPath = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-ca-\(UUID().uuidString).pem").path }
+            if caPath == nil, exec != nil {
+                caPath = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-ca-\(UUID().uuidString).pem").path
+            }
             if let caPath {
                 guard FileManager.default.createFile(atPath: caPath, contents: Data(pem.utf8)) else {
                     throw CommandFailure.fail("limited-login serve: cannot write the CA certificate to \(caPath)", code: 73)
@@ -225,9 +263,12 @@ struct ServeCommand: AsyncParsableCommand {
                 "  certs:      \(urls.certificatesURL)",
             ]
             if provider.certificateAuthorityPEM != nil {
-                lines.append("  HTTPS with a certificate from this provider's local CA, also for www., m., limited., www.limited., graph., ep1. and ep2.facebook.com")
-                lines.append(writtenCA.map { "  CA certificate: \($0) (trust it where clients run; see 'limited-login ca export --help')" }
-                    ?? "  CA certificate: 'limited-login ca export > ca.pem' (trust it where clients run)")
+                lines.append(
+                    "  HTTPS with a certificate from this provider's local CA, also for www., m., limited., www.limited., graph., ep1. and ep2.facebook.com"
+                )
+                lines.append(
+                    writtenCA.map { "  CA certificate: \($0) (trust it where clients run; see 'limited-login ca export --help')" }
+                        ?? "  CA certificate: 'limited-login ca export > ca.pem' (trust it where clients run)")
             }
             if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
             if let madeAdminToken {
@@ -332,7 +373,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// With `--host` on every interface and no `--public-url`, the issuer is an address no one else can use.
     static func publicURLWarning(host: String, publicURL: String?) -> String? {
         guard publicURL == nil, host == "0.0.0.0" || host == "::" || host == "[::]" else { return nil }
-        return "Warning: --host \(host) without --public-url: tokens name this unroutable address as their issuer, and the dialog's links use it. Give --public-url with the address clients use (e.g. http://my-host:8080)."
+        return
+            "Warning: --host \(host) without --public-url: tokens name this unroutable address as their issuer, and the dialog's links use it. Give --public-url with the address clients use (e.g. http://my-host:8080)."
     }
 
     /// One clause for a failure to start or run: the port in use says which and what to do.
@@ -342,7 +384,8 @@ struct ServeCommand: AsyncParsableCommand {
             case EADDRINUSE:
                 return "port \(port) on \(host) is in use by another program; choose another with --port, or --port 0 for a free one"
             case EACCES:
-                return "cannot listen on port \(port) on \(host) (permission denied; ports below 1024 need privileges); choose another with --port, or --port 0 for a free one"
+                return
+                    "cannot listen on port \(port) on \(host) (permission denied; ports below 1024 need privileges); choose another with --port, or --port 0 for a free one"
             case EADDRNOTAVAIL:
                 return "cannot listen on \(host): it is not an address of this machine; use --host 127.0.0.1, or 0.0.0.0 for every interface"
             default:

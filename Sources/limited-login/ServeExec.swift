@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,7 +26,9 @@ enum ServeExec {
     static let leftoverGrace: Duration = .seconds(5)
 
     /// The variables the command gets, beside the ones it inherits.
-    static func environment(baseURL: String, issuer: String, discoveryURL: String, jwksURL: String, appID: String?, adminToken: String) -> [String: String] {
+    static func environment(
+        baseURL: String, issuer: String, discoveryURL: String, jwksURL: String, appID: String?, adminToken: String
+    ) -> [String: String] {
         var variables = [
             "LIMITED_LOGIN_URL": baseURL, "LIMITED_LOGIN_PROVIDER": baseURL, "LIMITED_LOGIN_ISSUER": issuer,
             "LIMITED_LOGIN_DISCOVERY_URL": discoveryURL, "LIMITED_LOGIN_JWKS_URL": jwksURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken,
@@ -44,7 +47,9 @@ enum ServeExec {
     }
 
     /// The environment CMD gets: this process's, the `variables`, and this binary's folder first on `PATH`.
-    static func commandEnvironment(adding variables: [String: String], base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    static func commandEnvironment(
+        adding variables: [String: String], base: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String: String] {
         var environment = base.merging(variables) { $1 }
         if let folder = executableFolder() {
             let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -55,9 +60,11 @@ enum ServeExec {
 
     /// The folder this binary was run from (`/proc/self/exe`, symbolic links resolved).
     static func executableFolder() -> String? {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first.map {
-            URL(fileURLWithPath: $0).standardizedFileURL.path
-        }
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first.map {
+                URL(fileURLWithPath: $0).standardizedFileURL.path
+            }
         guard let path, path.hasPrefix("/") else { return nil }
         return URL(fileURLWithPath: path).deletingLastPathComponent().path
     }

@@ -46,18 +46,20 @@ struct SessionPrinter {
             object["declined"] = .array(result.declinedPermissions.map(\.name).sorted().map(JSONValue.string))
         }
         object["profile"] = snapshot.profile.map { .object(JSONObject(Dictionary(uniqueKeysWithValues: Self.profileFields($0)))) } ?? .null
-        object["authentication_token"] = snapshot.authenticationToken.map {
-            .object(["token": .string($0.tokenString), "nonce": .string($0.nonce), "graph_domain": .string($0.graphDomain)])
-        } ?? .null
-        object["access_token"] = snapshot.accessToken.map { token in
-            .object([
-                "token": .string(token.tokenString), "app_id": .string(token.appID), "user_id": .string(token.userID),
-                "permissions": .array(token.permissions.map(\.name).sorted().map(JSONValue.string)),
-                "declined_permissions": .array(token.declinedPermissions.map(\.name).sorted().map(JSONValue.string)),
-                "expiration_date": .string(Self.time(token.expirationDate)),
-                "data_access_expiration_date": .string(Self.time(token.dataAccessExpirationDate)),
-            ])
-        } ?? .null
+        object["authentication_token"] =
+            snapshot.authenticationToken.map {
+                .object(["token": .string($0.tokenString), "nonce": .string($0.nonce), "graph_domain": .string($0.graphDomain)])
+            } ?? .null
+        object["access_token"] =
+            snapshot.accessToken.map { token in
+                .object([
+                    "token": .string(token.tokenString), "app_id": .string(token.appID), "user_id": .string(token.userID),
+                    "permissions": .array(token.permissions.map(\.name).sorted().map(JSONValue.string)),
+                    "declined_permissions": .array(token.declinedPermissions.map(\.name).sorted().map(JSONValue.string)),
+                    "expiration_date": .string(Self.time(token.expirationDate)),
+                    "data_access_expiration_date": .string(Self.time(token.dataAccessExpirationDate)),
+                ])
+            } ?? .null
         return JSONSerializer.prettyPrinted(.object(JSONObject(object)))
     }
 

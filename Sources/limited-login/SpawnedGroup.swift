@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,7 +32,8 @@ final class SpawnedGroup: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), empty = sigset_t()
+        var defaults = sigset_t()
+        var empty = sigset_t()
         sigemptyset(&empty)
         sigemptyset(&defaults)
         for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGTTOU, SIGTTIN] { sigaddset(&defaults, signal) }
@@ -107,7 +109,8 @@ final class SpawnedGroup: Sendable {
     /// returns once the group is gone (at most `grace` and a little more).
     func endLeftovers(grace: Duration) {
         guard groupAlive else { return }
-        printErrorLine("limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after \(Int(Self.seconds(grace))) s)")
+        printErrorLine(
+            "limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after \(Int(Self.seconds(grace))) s)")
         send(SIGTERM)
         let deadline = ContinuousClock.now + grace
         while groupAlive, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }

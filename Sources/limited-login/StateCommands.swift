@@ -34,7 +34,8 @@ struct ResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
         abstract: "Remove every app, user, friendship, grant, session and app-scoped ID of a running provider, then seed the demo data again.",
-        discussion: "Signing keys, the admin token and secrets stay. Queued scenarios are cleared. With --empty nothing is seeded, also at the next start."
+        discussion:
+            "Signing keys, the admin token and secrets stay. Queued scenarios are cleared. With --empty nothing is seeded, also at the next start."
     )
 
     @Flag(help: "Leave the provider empty: no demo app or users (also after a restart).")

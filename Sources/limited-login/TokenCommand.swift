@@ -30,7 +30,10 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "The test user: an ID or an email.")
     var user: String?
 
-    @Option(help: ArgumentHelp("In place of --user: the token's sub, for a subject no stored user has (a stand-in \"Test User\" profile; limited only).", valueName: "sub"))
+    @Option(
+        help: ArgumentHelp(
+            "In place of --user: the token's sub, for a subject no stored user has (a stand-in \"Test User\" profile; limited only).",
+            valueName: "sub"))
     var subject: String?
 
     @Option(help: "Permissions granted, comma-separated (public_profile is always granted).")
@@ -39,10 +42,15 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "The nonce the token carries (default: a fresh UUID; see the claims with --json).")
     var nonce: String?
 
-    @Option(name: .customLong("raw-nonce"), help: "A raw nonce: the token carries its SHA-256 hex, as Firebase and Supabase expect (verify with --raw-nonce too).")
+    @Option(
+        name: .customLong("raw-nonce"),
+        help: "A raw nonce: the token carries its SHA-256 hex, as Firebase and Supabase expect (verify with --raw-nonce too).")
     var rawNonce: String?
 
-    @Option(help: ArgumentHelp("Claims to add or replace, as a JSON object; null removes one, e.g. '{\"email\": \"x@example.com\", \"picture\": null}'.", valueName: "json"))
+    @Option(
+        help: ArgumentHelp(
+            "Claims to add or replace, as a JSON object; null removes one, e.g. '{\"email\": \"x@example.com\", \"picture\": null}'.",
+            valueName: "json"))
     var claims: String?
 
     @Option(help: ArgumentHelp("Seconds from the token's iat to its exp (default: the provider's ID-token lifetime).", valueName: "seconds"))
@@ -100,7 +108,8 @@ struct TokenCommand: AsyncParsableCommand {
         }
         var body: JSONObject = [
             "app_id": .string(appID ?? ""), "tracking": .string(tracking.rawValue),
-            "permissions": .array(permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { .string($0) }),
+            "permissions": .array(
+                permissions.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { .string($0) }),
         ]
         if let user { body["user"] = .string(user) }
         if let subject { body["subject"] = .string(subject) }

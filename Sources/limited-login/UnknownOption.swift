@@ -25,13 +25,14 @@ enum UnknownOption {
     /// The first long option in `arguments` (after the program name) that the command they name does not know.
     static func first(in arguments: [String], tree: String = LimitedLoginCommand._dumpHelp()) -> Found? {
         guard let document = try? StrictJSONParser(maximumSize: 4 << 20, maximumDepth: 64).parse(Array(tree.utf8)).objectValue,
-              var node = document["command"]?.objectValue
+            var node = document["command"]?.objectValue
         else { return nil }
         var path = [node["commandName"]?.stringValue ?? "limited-login"]
         var index = 0
         // Descend through the subcommands the arguments name.
         while index < arguments.count, !arguments[index].hasPrefix("-"),
-              let next = node["subcommands"]?.arrayValue?.compactMap(\.objectValue).first(where: { $0["commandName"]?.stringValue == arguments[index] }) {
+            let next = node["subcommands"]?.arrayValue?.compactMap(\.objectValue).first(where: { $0["commandName"]?.stringValue == arguments[index] })
+        {
             node = next
             path.append(arguments[index])
             index += 1
@@ -57,7 +58,8 @@ enum UnknownOption {
 
     /// Levenshtein distance, for a suggestion.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty else { return b.count }
         var previous = Array(0...b.count)
         for i in 1...a.count {

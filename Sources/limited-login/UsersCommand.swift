@@ -95,8 +95,10 @@ struct FriendsCommand: AsyncParsableCommand {
         @Argument(help: "Another test user's ID or email.") var friend: String
 
         func send(_ method: HTTPMethod, _ connection: AdminConnection, _ output: AdminOutputFormat) async throws {
-            try await AdminRequest.run(connection, output, path: "/_admin/friendships", method: method,
-                                       body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)]))) { _ in
+            try await AdminRequest.run(
+                connection, output, path: "/_admin/friendships", method: method,
+                body: .json(.object(["user_id": .string(user), "friend_id": .string(friend)]))
+            ) { _ in
                 method == .POST ? "\(user) and \(friend) are friends." : "\(user) and \(friend) are no longer friends."
             }
         }

@@ -30,7 +30,9 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-nonce"), help: "Do not check the nonce (for tokens an SDK refreshed with its own).")
     var noNonce = false
 
-    @Option(name: .customLong("jwks-url"), help: "Take keys from this key set instead of the real service's; issuers stay the real service's unless --issuer is given.")
+    @Option(
+        name: .customLong("jwks-url"),
+        help: "Take keys from this key set instead of the real service's; issuers stay the real service's unless --issuer is given.")
     var jwksURL: String?
 
     @Option(name: .customLong("discovery-url"), help: "Take the issuer and key set from this provider's OpenID discovery document.")
@@ -45,7 +47,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: "The oldest 'iat' accepted, in seconds.")
     var maxAge: Double = 3600
 
-    @Option(help: ArgumentHelp("Check the token's times as at this time instead of now: seconds since 1970, an ISO 8601 time (2030-01-01T00:00:00Z), or 'provider' for the provider's own clock, which tests move (read from its admin API: --provider, $LIMITED_LOGIN_PROVIDER or the --discovery-url's origin, with --admin-token or $LIMITED_LOGIN_ADMIN_TOKEN).", valueName: "time|provider"))
+    @Option(
+        help: ArgumentHelp(
+            "Check the token's times as at this time instead of now: seconds since 1970, an ISO 8601 time (2030-01-01T00:00:00Z), or 'provider' for the provider's own clock, which tests move (read from its admin API: --provider, $LIMITED_LOGIN_PROVIDER or the --discovery-url's origin, with --admin-token or $LIMITED_LOGIN_ADMIN_TOKEN).",
+            valueName: "time|provider"))
     var at: String?
 
     @Option(help: "With --at provider: the provider's base URL (default: $LIMITED_LOGIN_PROVIDER, else the --discovery-url's origin).")
@@ -66,10 +71,12 @@ struct VerifyCommand: AsyncParsableCommand {
             var connection = AdminConnection()
             connection.adminToken = adminToken
             connection.trust = trust
-            connection.provider = provider ?? ClientEnvironment.provider ?? discoveryURL.flatMap { text -> String? in
-                guard let url = URL(string: text), let scheme = url.scheme, let host = url.host else { return nil }
-                return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (url.port.map { ":\($0)" } ?? "")
-            }
+            connection.provider =
+                provider ?? ClientEnvironment.provider
+                ?? discoveryURL.flatMap { text -> String? in
+                    guard let url = URL(string: text), let scheme = url.scheme, let host = url.host else { return nil }
+                    return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (url.port.map { ":\($0)" } ?? "")
+                }
             let answer = try await AdminRequest.send(connection, path: "/_admin/clock", method: .GET)
             guard let now = answer.objectValue?["now"]?.integerValue else {
                 throw CommandFailure.fail("error: the provider's clock answer has no \"now\"", code: Self.notChecked)
@@ -77,7 +84,9 @@ struct VerifyCommand: AsyncParsableCommand {
             return Date(timeIntervalSince1970: TimeInterval(now))
         }
         if let epoch = TimeArgument.epoch(at) { return Date(timeIntervalSince1970: TimeInterval(epoch)) }
-        throw CommandFailure.fail("limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"\(at)\"", code: 64)
+        throw CommandFailure.fail(
+            "limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"\(at)\"",
+            code: 64)
     }
 
     func validate() throws {
@@ -105,7 +114,13 @@ struct VerifyCommand: AsyncParsableCommand {
         let tokenText: String
         do { tokenText = try TokenInput.read(token) } catch { throw CommandFailure.fail("error: \(error)", code: 2) }
         let nonceCheck: NonceCheck
-        if let nonce { nonceCheck = .exact(nonce) } else if let rawNonce { nonceCheck = .sha256OfRawNonce(rawNonce) } else { nonceCheck = .notChecked }
+        if let nonce {
+            nonceCheck = .exact(nonce)
+        } else if let rawNonce {
+            nonceCheck = .sha256OfRawNonce(rawNonce)
+        } else {
+            nonceCheck = .notChecked
+        }
 
         // The first app ID builds the verifier as before; all of them are set on its configuration below.
         let appID = appIDs[0]
@@ -114,7 +129,10 @@ struct VerifyCommand: AsyncParsableCommand {
             do {
                 verifier = try await TokenVerifier.provider(discoveryURL: url, appID: appID)
             } catch {
-                throw CommandFailure.fail(withHint("error: cannot check the token: the discovery document at \(discoveryURL) could not be read: \(error)", Self.hint(error)), code: Self.notChecked)
+                throw CommandFailure.fail(
+                    withHint(
+                        "error: cannot check the token: the discovery document at \(discoveryURL) could not be read: \(error)", Self.hint(error)),
+                    code: Self.notChecked)
             }
         } else if let jwksURL, let url = URL(string: jwksURL) {
             verifier = TokenVerifier(
@@ -141,7 +159,9 @@ struct VerifyCommand: AsyncParsableCommand {
                 ]
                 printLine(JSONSerializer.prettyPrinted(output))
             } else {
-                printLine("valid: signed by key \"\(verified.keyID)\", issued by \(verified.claims.iss) for app \(verified.appID) to \(verified.claims.sub)")
+                printLine(
+                    "valid: signed by key \"\(verified.keyID)\", issued by \(verified.claims.iss) for app \(verified.appID) to \(verified.claims.sub)"
+                )
                 printLine(JSONSerializer.prettyPrinted(.object(verified.payload)))
             }
         } catch {
@@ -149,7 +169,9 @@ struct VerifyCommand: AsyncParsableCommand {
             let checked: Bool
             if case .keySetUnavailable = error { checked = false } else { checked = true }
             if json {
-                let output: JSONValue = ["valid": false, "checked": .bool(checked), "error": .string(error.code), "message": .string(error.description)]
+                let output: JSONValue = [
+                    "valid": false, "checked": .bool(checked), "error": .string(error.code), "message": .string(error.description),
+                ]
                 printLine(JSONSerializer.prettyPrinted(output))
                 throw ExitCode(checked ? 1 : Self.notChecked)
             }

@@ -1,13 +1,15 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
 @testable import limited_login
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 private let adminToken = "audit-admin-token-for-tests"
 private let app = "1000000000000001"
@@ -39,13 +41,15 @@ private func decodingOnlyBackend(pointerStyle: Bool = false) -> Router<BasicRequ
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
             let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
             if segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
-               let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] {
+                let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
+            {
                 let exp = claims["exp"] as? Double
                 accepted = claims["aud"] as? String == app && (exp.map { $0 > Date().timeIntervalSince1970 } ?? true)
             }
         }
         let status: HTTPResponse.Status = pointerStyle || accepted ? .ok : .unauthorized
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: #"{"authenticated":\#(accepted)}"#)))
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: #"{"authenticated":\#(accepted)}"#)))
     }
     return router
 }
@@ -55,7 +59,10 @@ private func report(_ output: String) throws -> JSONObject {
 }
 
 private func names(_ report: JSONObject, verdict: String) -> Set<String> {
-    Set((report["cases"]?.arrayValue ?? []).compactMap { $0.objectValue }.filter { $0["verdict"]?.stringValue == verdict }.compactMap { $0["name"]?.stringValue })
+    Set(
+        (report["cases"]?.arrayValue ?? []).compactMap { $0.objectValue }.filter { $0["verdict"]?.stringValue == verdict }.compactMap {
+            $0["name"]?.stringValue
+        })
 }
 
 @Suite("CLI: limited-login audit")
@@ -96,18 +103,21 @@ struct AuditCommandTests {
                 ])
                 #expect(run.status == 1, "\(run.error)")
                 let result = try report(run.output)
-                #expect(names(result, verdict: "hole") == [
-                    "no-exp", "wrong-issuer", "bad-signature", "truncated-signature", "signature-from-other-token", "unknown-key",
-                    "kid-names-another-key", "alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
-                    "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header", "x5c-header",
-                ])
+                #expect(
+                    names(result, verdict: "hole") == [
+                        "no-exp", "wrong-issuer", "bad-signature", "truncated-signature", "signature-from-other-token", "unknown-key",
+                        "kid-names-another-key", "alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
+                        "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header", "x5c-header",
+                    ])
                 #expect(names(result, verdict: "ok").isSuperset(of: ["valid", "expired", "expired-past-leeway", "wrong-audience", "audience-list"]))
                 #expect(names(result, verdict: "not-run") == ["wrong-nonce", "no-nonce", "raw-nonce-unhashed"], "the backend was given no nonce")
                 let notRun = try #require(result["cases"]?.arrayValue?.compactMap(\.objectValue).first { $0["name"] == "wrong-nonce" })
                 #expect(notRun["detail"]?.stringValue?.hasPrefix("the audit does not know how the backend gets the expected nonce") == true)
 
                 let document = try XMLDocument(contentsOf: junit)
-                let failures = try document.nodes(forXPath: "//testcase[failure]").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+                let failures = try document.nodes(forXPath: "//testcase[failure]").compactMap {
+                    ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue
+                }
                 #expect(Set(failures) == names(result, verdict: "hole"))
                 #expect(try document.nodes(forXPath: "//testcase[skipped]").count == 3)
 
@@ -121,11 +131,13 @@ struct AuditCommandTests {
 
                 // A leniency is a warning (exit 0) unless --strict asks that every case go as it should.
                 let lenient = try await CLIProcess.run([
-                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "too-old",
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only",
+                    "too-old",
                 ])
                 #expect(lenient.status == 0 && lenient.output.contains("WARNING too-old (accepted 200)"), "\(lenient.output)")
                 let strict = try await CLIProcess.run([
-                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "too-old",
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only",
+                    "too-old",
                     "--strict",
                 ])
                 #expect(strict.status == 1)
@@ -151,12 +163,14 @@ struct AuditCommandTests {
             refuser.get("/me") { _, _ in Response(status: .forbidden) }
             try await withLoopbackServer(refuser) { port in
                 let run = try await CLIProcess.run([
-                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only", "expired",
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only",
+                    "expired",
                 ])
                 #expect(run.status == 1)
-                #expect(run.output.hasSuffix(
-                    "FAILED: the backend refused a good token (valid); the other verdicts prove nothing until it accepts one.\n"
-                ), "\(run.output)")
+                #expect(
+                    run.output.hasSuffix(
+                        "FAILED: the backend refused a good token (valid); the other verdicts prove nothing until it accepts one.\n"
+                    ), "\(run.output)")
             }
         }
     }
@@ -186,17 +200,30 @@ struct AuditCommandTests {
     @Test("bad input: one line each, exit 64 for the command line and 3 when the backend or the provider cannot be reached")
     func badInput() async throws {
         let usage: [([String], String)] = [
-            (["--endpoint", "ftp://127.0.0.1/me"], "limited-login audit: --endpoint must be an http or https URL such as http://127.0.0.1:8000/me; got \"ftp://127.0.0.1/me\"\n"),
-            (["--endpoint", "http://127.0.0.1:9/me", "--body", #"{"id_token":"x"}"#],
-             "limited-login audit: No template carries {token}: put it in --body, --form, --query or --header, e.g. --body '{\"id_token\":\"{token}\"}'.\n"),
-            (["--endpoint", "http://127.0.0.1:9/me", "--only", "rotten"],
-             "limited-login audit: Unknown case \"rotten\" in --only; see --list-cases (e.g. alg-none, wrong-audience, expired).\n"),
-            (["--endpoint", "http://127.0.0.1:9/me", "--header", "X-Token: {tokn}"],
-             "limited-login audit: Unknown placeholder {tokn}; the templates take {token}, {nonce} and {raw_nonce}.\n"),
-            (["--endpoint", "http://127.0.0.1:9/me", "--refused", "200"],
-             "limited-login audit: --accepted and --refused both hold 200; a status can mean one of them only.\n"),
-            (["--endpoint", "http://127.0.0.1:9/me", "--skip", "valid"],
-             "limited-login audit: The good token (valid) cannot be skipped: every other verdict depends on it.\n"),
+            (
+                ["--endpoint", "ftp://127.0.0.1/me"],
+                "limited-login audit: --endpoint must be an http or https URL such as http://127.0.0.1:8000/me; got \"ftp://127.0.0.1/me\"\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--body", #"{"id_token":"x"}"#],
+                "limited-login audit: No template carries {token}: put it in --body, --form, --query or --header, e.g. --body '{\"id_token\":\"{token}\"}'.\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--only", "rotten"],
+                "limited-login audit: Unknown case \"rotten\" in --only; see --list-cases (e.g. alg-none, wrong-audience, expired).\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--header", "X-Token: {tokn}"],
+                "limited-login audit: Unknown placeholder {tokn}; the templates take {token}, {nonce} and {raw_nonce}.\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--refused", "200"],
+                "limited-login audit: --accepted and --refused both hold 200; a status can mean one of them only.\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--skip", "valid"],
+                "limited-login audit: The good token (valid) cannot be skipped: every other verdict depends on it.\n"
+            ),
             ([], "limited-login audit: Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.\n"),
         ]
         for (arguments, message) in usage {
@@ -209,18 +236,29 @@ struct AuditCommandTests {
         #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 38 * 2 + 3)
 
         try await withProvider { provider in
-            let down = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", adminToken])
+            let down = try await CLIProcess.run([
+                "audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+            ])
             #expect(down.status == 3)
-            #expect(down.error.hasSuffix("limited-login audit: cannot reach the backend at http://127.0.0.1:1/me: connection refused\n"), "\(down.error)")
-            let wrongToken = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", "not-the-admin-token"])
+            #expect(
+                down.error.hasSuffix("limited-login audit: cannot reach the backend at http://127.0.0.1:1/me: connection refused\n"), "\(down.error)")
+            let wrongToken = try await CLIProcess.run([
+                "audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", provider.baseURL, "--admin-token", "not-the-admin-token",
+            ])
             #expect(wrongToken.status == 3)
-            #expect(wrongToken.error.hasSuffix("limited-login audit: the provider at \(provider.baseURL) refused POST /_admin/tokens: The admin token is wrong.\n"), "\(wrongToken.error)")
+            #expect(
+                wrongToken.error.hasSuffix(
+                    "limited-login audit: the provider at \(provider.baseURL) refused POST /_admin/tokens: The admin token is wrong.\n"),
+                "\(wrongToken.error)")
         }
-        let noProvider = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", "http://127.0.0.1:1", "--admin-token", adminToken])
+        let noProvider = try await CLIProcess.run([
+            "audit", "--endpoint", "http://127.0.0.1:1/me", "--provider", "http://127.0.0.1:1", "--admin-token", adminToken,
+        ])
         #expect(noProvider.status == 3)
-        #expect(noProvider.error.hasSuffix(
-            "limited-login audit: cannot reach the provider at http://127.0.0.1:1: connection refused (is it running? give its address with --provider)\n"
-        ), "\(noProvider.error)")
+        #expect(
+            noProvider.error.hasSuffix(
+                "limited-login audit: cannot reach the provider at http://127.0.0.1:1: connection refused (is it running? give its address with --provider)\n"
+            ), "\(noProvider.error)")
     }
 }
 
@@ -282,10 +320,11 @@ struct AuditTemplateTests {
     static let nonceCases = "wrong-nonce,no-nonce,raw-nonce-unhashed,alg-none"
 
     private static func audit(_ provider: ServerProcess, port: Int, _ arguments: [String]) async throws -> (Int32, JSONObject) {
-        let run = try await CLIProcess.run([
-            "audit", "--endpoint", "http://127.0.0.1:\(port)/login", "--provider", provider.baseURL, "--admin-token", adminToken,
-            "--only", nonceCases, "--json",
-        ] + arguments)
+        let run = try await CLIProcess.run(
+            [
+                "audit", "--endpoint", "http://127.0.0.1:\(port)/login", "--provider", provider.baseURL, "--admin-token", adminToken,
+                "--only", nonceCases, "--json",
+            ] + arguments)
         return (run.status, try report(run.output))
     }
 
@@ -344,7 +383,8 @@ struct FaultCommandTests {
     func faultCommands() async throws {
         try await withProvider { provider in
             let environment = ["LIMITED_LOGIN_PROVIDER": provider.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken]
-            let set = try await CLIProcess.run(["scenario", "fault", "--endpoint", "keys", "--status", "502", "--count", "2"], environment: environment)
+            let set = try await CLIProcess.run(
+                ["scenario", "fault", "--endpoint", "keys", "--status", "502", "--count", "2"], environment: environment)
             #expect(set.status == 0, "\(set.error)")
             #expect(set.output == "set fault 1: certs,discovery,jwks: status 502, 2 requests left\n")
             let jwks = try await HTTPExchange.send(provider.baseURL + "/.well-known/oauth/openid/jwks/")

@@ -30,18 +30,29 @@ struct CLIFailureMessageTests {
         // host:port alone means http there.
         let apps = try await CLIProcess.run(["apps", "list", "--provider", "127.0.0.1:\(port)", "--admin-token", "x"])
         #expect(apps.status == 1)
-        #expect(apps.error == "limited-login: cannot reach the provider at http://127.0.0.1:\(port): connection refused. Is it running? Start one with 'limited-login serve', or give its address with --provider.\n")
+        #expect(
+            apps.error
+                == "limited-login: cannot reach the provider at http://127.0.0.1:\(port): connection refused. Is it running? Start one with 'limited-login serve', or give its address with --provider.\n"
+        )
 
         let discovery = "http://127.0.0.1:\(port)/.well-known/openid-configuration"
         let verify = try await CLIProcess.run(["verify", "a.b.c", "--app-id", "1", "--no-nonce", "--discovery-url", discovery])
         #expect(verify.status == 3, "3: the token could not be checked (not 1, a rejection; not 2, no token)")
-        #expect(verify.error == "error: cannot check the token: the discovery document at \(discovery) could not be read: the request failed: connection refused. Is the provider running? Start one with 'limited-login serve'.\n")
+        #expect(
+            verify.error
+                == "error: cannot check the token: the discovery document at \(discovery) could not be read: the request failed: connection refused. Is the provider running? Start one with 'limited-login serve'.\n"
+        )
 
         let token = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsifQ.eyJhIjoxfQ.AAAA"
         let keys = try await CLIProcess.run(["verify", token, "--app-id", "1", "--no-nonce", "--jwks-url", "http://127.0.0.1:\(port)/jwks"])
         #expect(keys.status == 3)
-        #expect(keys.error == "error: cannot check the token: the key set could not be fetched: http://127.0.0.1:\(port)/jwks: the request failed: connection refused\n")
-        let keysJSON = try await CLIProcess.run(["verify", token, "--app-id", "1", "--no-nonce", "--jwks-url", "http://127.0.0.1:\(port)/jwks", "--json"])
+        #expect(
+            keys.error
+                == "error: cannot check the token: the key set could not be fetched: http://127.0.0.1:\(port)/jwks: the request failed: connection refused\n"
+        )
+        let keysJSON = try await CLIProcess.run([
+            "verify", token, "--app-id", "1", "--no-nonce", "--jwks-url", "http://127.0.0.1:\(port)/jwks", "--json",
+        ])
         #expect(keysJSON.status == 3)
         #expect(keysJSON.output.contains(#""checked" : false"#) || keysJSON.output.contains(#""checked": false"#), "\(keysJSON.output)")
 
@@ -50,25 +61,38 @@ struct CLIFailureMessageTests {
         let login = try await CLIProcess.run(["login", "--provider", "http://127.0.0.1:\(port)", "--app-id", "1", "--no-browser", "--timeout", "120"])
         #expect(clock.now - started < .seconds(20), "login waited for its timeout before saying the provider is down")
         #expect(login.status == 1)
-        #expect(login.error == "error: the login dialog at http://127.0.0.1:\(port) cannot be reached: connection refused. Is the provider running? Start one with 'limited-login serve', or give its address with --provider.\n")
+        #expect(
+            login.error
+                == "error: the login dialog at http://127.0.0.1:\(port) cannot be reached: connection refused. Is the provider running? Start one with 'limited-login serve', or give its address with --provider.\n"
+        )
         #expect(!login.error.contains("Waiting for the login"), "it waited: \(login.error)")
     }
 
     @Test("serve refuses an empty, blank or short --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN) in one line with status 64, before starting")
     func weakAdminToken() async throws {
         let directory = try Self.folder()
-        let empty = try await CLIProcess.run(["serve", "--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", ""])
+        let empty = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", "",
+        ])
         #expect(empty.status == 64)
-        #expect(empty.error == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is empty (an unset variable?): give one of at least 16 characters, or none and the provider makes one.\n")
+        #expect(
+            empty.error
+                == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is empty (an unset variable?): give one of at least 16 characters, or none and the provider makes one.\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("p.sqlite").path), "no store was made")
 
         let short = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--admin-token", "a"])
         #expect(short.status == 64)
-        #expect(short.error == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16').\n")
+        #expect(
+            short.error
+                == "limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16').\n"
+        )
 
         let blank = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:"], environment: ["LIMITED_LOGIN_ADMIN_TOKEN": " \t "])
         #expect(blank.status == 64)
-        #expect(blank.error.hasPrefix("limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is only white space"), "\(blank.error)")
+        #expect(
+            blank.error.hasPrefix("limited-login serve: --admin-token (or LIMITED_LOGIN_ADMIN_TOKEN): the admin token is only white space"),
+            "\(blank.error)")
         #expect(blank.output.isEmpty, "nothing started: \(blank.output)")
     }
 
@@ -90,12 +114,18 @@ struct CLIFailureMessageTests {
         let busy = try await CLIProcess.run(["serve", "--port", String(port), "--database", ":memory:"])
         await server.stop()
         #expect(busy.status == 1)
-        #expect(busy.error == "limited-login serve: port \(port) on 127.0.0.1 is in use by another program; choose another with --port, or --port 0 for a free one\n")
+        #expect(
+            busy.error
+                == "limited-login serve: port \(port) on 127.0.0.1 is in use by another program; choose another with --port, or --port 0 for a free one\n"
+        )
 
         let closed = try Self.closedPort()
         let postgres = try await CLIProcess.run(["serve", "--port", "0", "--database", "postgres://user:secret@127.0.0.1:\(closed)/db"])
         #expect(postgres.status == 1)
-        #expect(postgres.error == "limited-login serve: cannot start: the store is unavailable: cannot connect to PostgreSQL postgres://user:***@127.0.0.1:\(closed)/db: connection refused; is the server running, and is the URL right?\n")
+        #expect(
+            postgres.error
+                == "limited-login serve: cannot start: the store is unavailable: cannot connect to PostgreSQL postgres://user:***@127.0.0.1:\(closed)/db: connection refused; is the server running, and is the URL right?\n"
+        )
         #expect(!postgres.error.contains("secret"))
     }
 
@@ -104,7 +134,8 @@ struct CLIFailureMessageTests {
         let directory = try Self.folder()
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--admin-token", Self.adminToken], directory: directory)
         defer { Task { await server.stop() } }
-        let expected = "error: the login dialog failed (404): No app with ID 999 is registered with this provider. See the provider's apps with 'limited-login apps list', or give another with --app-id.\n"
+        let expected =
+            "error: the login dialog failed (404): No app with ID 999 is registered with this provider. See the provider's apps with 'limited-login apps list', or give another with --app-id.\n"
         let browser = try await CLIProcess.run(["login", "--provider", server.baseURL, "--app-id", "999", "--no-browser", "--timeout", "120"])
         #expect(browser.status == 1)
         #expect(browser.error == expected)
@@ -125,7 +156,10 @@ struct CLIFailureMessageTests {
         #expect(app.error == "limited-login: the provider refused: App ID \"abc\" must be digits.\n")
 
         let created = try await CLIProcess.run(
-            ["users", "create", "--first-name", "Dora", "--last-name", "Lee", "--email", "dora@example.com", "--password", "p", "--friend", "alice@example.com"],
+            [
+                "users", "create", "--first-name", "Dora", "--last-name", "Lee", "--email", "dora@example.com", "--password", "p", "--friend",
+                "alice@example.com",
+            ],
             environment: environment
         )
         #expect(created.status == 0, "\(created.error)")
@@ -152,7 +186,9 @@ struct CLIFailureMessageTests {
         let directory = try Self.folder()
         let server = try await ServerProcess.start(["--host", "0.0.0.0", "--port", "0", "--database", ":memory:"], directory: directory)
         await server.stop()
-        #expect(server.output.contains("Warning: --host 0.0.0.0 without --public-url: tokens name this unroutable address as their issuer"), "\(server.output)")
+        #expect(
+            server.output.contains("Warning: --host 0.0.0.0 without --public-url: tokens name this unroutable address as their issuer"),
+            "\(server.output)")
         let routable = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: directory)
         await routable.stop()
         #expect(!routable.output.contains("Warning: --host"))
@@ -166,7 +202,8 @@ struct CLIFailureMessageTests {
             let process = Process()
             process.executableURL = CLIProcess.binary
             process.arguments = ["decode", token]
-            let output = Pipe(), error = Pipe()
+            let output = Pipe()
+            let error = Pipe()
             try output.fileHandleForReading.close()
             process.standardOutput = output
             process.standardError = error

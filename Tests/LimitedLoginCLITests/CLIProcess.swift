@@ -36,9 +36,12 @@ struct CLIProcess {
         // Through env(1) rather than Process.environment, which crashed Foundation's Process.run (a bad
         // memcpy) when many tests launched processes at once.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = unset.flatMap { ["-u", $0] } + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        process.arguments =
+            unset.flatMap { ["-u", $0] } + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [binary.path] + arguments
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        let stdin = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin

@@ -18,7 +18,8 @@ struct CLIStrictInputTests {
     func unknownOptionFirst() async throws {
         let verify = try await CLIProcess.run(["verify", "a.b.c", "--app-id", "1", "--nonse", "n"])
         #expect(verify.status == 64)
-        #expect(verify.error == "Error: unknown option '--nonse' for limited-login verify. Did you mean '--nonce'? See 'limited-login verify --help'.\n")
+        #expect(
+            verify.error == "Error: unknown option '--nonse' for limited-login verify. Did you mean '--nonce'? See 'limited-login verify --help'.\n")
         let far = try await CLIProcess.run(["token", "--app-id", "1", "--user", "a", "--colour", "red"])
         #expect(far.status == 64)
         #expect(far.error == "Error: unknown option '--colour' for limited-login token. See 'limited-login token --help'.\n")
@@ -49,13 +50,19 @@ struct CLIStrictInputTests {
         #expect(intoFolder.status == 73)
         #expect(intoFolder.error == "limited-login serve: --ready-file \(folder.path) is a folder; give a file's path.\n")
         #expect(FileManager.default.fileExists(atPath: keep.path), "the folder was left alone (it used to be deleted)")
-        let missing = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--export-on-exit", "/nonexistent-\(UUID().uuidString)/state.json", "--exec", "true"])
+        let missing = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", ":memory:", "--export-on-exit", "/nonexistent-\(UUID().uuidString)/state.json", "--exec", "true",
+        ])
         #expect(missing.status == 73)
-        #expect(missing.error.hasPrefix("limited-login serve: --export-on-exit /nonexistent-") && missing.error.contains(": the folder /nonexistent-"), "\(missing.error)")
+        #expect(
+            missing.error.hasPrefix("limited-login serve: --export-on-exit /nonexistent-") && missing.error.contains(": the folder /nonexistent-"),
+            "\(missing.error)")
         #expect(missing.output.isEmpty)
     }
 
-    @Test("the store, its -wal and -shm, the ready file and the export are created 0600 whatever the umask; a planted link is replaced, not written through")
+    @Test(
+        "the store, its -wal and -shm, the ready file and the export are created 0600 whatever the umask; a planted link is replaced, not written through"
+    )
     func privateFiles() async throws {
         let folder = try Self.folder()
         let database = folder.appendingPathComponent("store.sqlite").path
@@ -88,7 +95,9 @@ struct CLIStrictInputTests {
         let environment = ["LIMITED_LOGIN_PROVIDER": server.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": Self.adminToken]
         let deleted = try await CLIProcess.run(["users", "delete", "carol@example.com"], environment: environment)
         #expect(deleted.status == 0, "\(deleted.error)")
-        #expect(deleted.output.hasPrefix("Deleted test user ") && !deleted.output.contains("carol@example.com"), "the answer names the ID: \(deleted.output)")
+        #expect(
+            deleted.output.hasPrefix("Deleted test user ") && !deleted.output.contains("carol@example.com"),
+            "the answer names the ID: \(deleted.output)")
         let again = try await CLIProcess.run(["users", "delete", "carol@example.com"], environment: environment)
         #expect(again.status == 1)
         #expect(again.error == "limited-login: the provider refused: No test user with ID or email carol@example.com.\n")
@@ -103,7 +112,8 @@ struct CLIStrictInputTests {
         let minted = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--subject", "zed-42", "--json"], environment: environment)
         #expect(minted.status == 0, "\(minted.error)")
         #expect(minted.output.contains(#""sub" : "zed-42""#) || minted.output.contains(#""sub": "zed-42""#), "\(minted.output)")
-        let both = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--subject", "zed-42", "--user", "alice@example.com"], environment: environment)
+        let both = try await CLIProcess.run(
+            ["token", "--app-id", "1000000000000001", "--subject", "zed-42", "--user", "alice@example.com"], environment: environment)
         #expect(both.status == 64)
         #expect(both.error.contains("Give --user or --subject, not both."), "\(both.error)")
     }

@@ -17,7 +17,8 @@ struct CLITLSTrustTests {
         )
         defer { Task { await server.stop() } }
         let admin = ["LIMITED_LOGIN_PROVIDER": server.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": Self.adminToken]
-        let minted = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1", "--ca-file", ca], environment: admin)
+        let minted = try await CLIProcess.run(
+            ["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1", "--ca-file", ca], environment: admin)
         #expect(minted.status == 0, "\(minted.error)")
         let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let discovery = server.baseURL + "/.well-known/openid-configuration"
@@ -25,22 +26,31 @@ struct CLITLSTrustTests {
 
         let untrusted = try await CLIProcess.run(verifyArguments)
         #expect(untrusted.status == 3)
-        #expect(untrusted.error == "error: cannot check the token: the discovery document at \(discovery) could not be read: the request failed: the server's certificate is not signed by an authority trusted here (a provider started with --tls has its own: give --ca-file FILE or set LIMITED_LOGIN_CA_FILE; 'limited-login ca export > ca.pem' writes it)\n")
+        #expect(
+            untrusted.error
+                == "error: cannot check the token: the discovery document at \(discovery) could not be read: the request failed: the server's certificate is not signed by an authority trusted here (a provider started with --tls has its own: give --ca-file FILE or set LIMITED_LOGIN_CA_FILE; 'limited-login ca export > ca.pem' writes it)\n"
+        )
         #expect(!untrusted.error.contains("BoringSSL") && !untrusted.error.contains(".build/"))
         #expect(try await CLIProcess.run(verifyArguments + ["--ca-file", ca]).status == 0)
         #expect(try await CLIProcess.run(verifyArguments, environment: ["LIMITED_LOGIN_CA_FILE": ca]).status == 0)
 
-        let loginArguments = ["login", "--app-id", "1000000000000001", "--provider", server.baseURL, "--as", "alice@example.com",
-                              "--state-file", folder.appendingPathComponent("session.json").path]
+        let loginArguments = [
+            "login", "--app-id", "1000000000000001", "--provider", server.baseURL, "--as", "alice@example.com",
+            "--state-file", folder.appendingPathComponent("session.json").path,
+        ]
         let refused = try await CLIProcess.run(loginArguments)
         #expect(refused.status == 1)
-        #expect(refused.error.hasSuffix("the server's certificate is not signed by an authority trusted here (a provider started with --tls has its own: give --ca-file FILE or set LIMITED_LOGIN_CA_FILE; 'limited-login ca export > ca.pem' writes it)\n"), "\(refused.error)")
+        #expect(
+            refused.error.hasSuffix(
+                "the server's certificate is not signed by an authority trusted here (a provider started with --tls has its own: give --ca-file FILE or set LIMITED_LOGIN_CA_FILE; 'limited-login ca export > ca.pem' writes it)\n"
+            ), "\(refused.error)")
         let loggedIn = try await CLIProcess.run(loginArguments, environment: ["LIMITED_LOGIN_CA_FILE": ca])
         #expect(loggedIn.status == 0, "\(loggedIn.error)")
 
         let notPEM = try await CLIProcess.run(verifyArguments + ["--ca-file", "/etc/hostname"])
         #expect(notPEM.status == 64)
-        #expect(notPEM.error == "error: --ca-file /etc/hostname holds no PEM certificate ('limited-login ca export > ca.pem' writes the provider's)\n")
+        #expect(
+            notPEM.error == "error: --ca-file /etc/hostname holds no PEM certificate ('limited-login ca export > ca.pem' writes the provider's)\n")
     }
 
     @Test("inside serve --tls --exec, verify and login trust the provider without any option")

@@ -24,7 +24,8 @@ struct ClockCommandTests {
         #expect(try await CLIProcess.run(["clock", "reset"], environment: environment).status == 0)
 
         #expect(try await CLIProcess.run(["clock", "advance", "2h"], environment: environment).status == 0)
-        let minted = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1"], environment: environment)
+        let minted = try await CLIProcess.run(
+            ["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1"], environment: environment)
         #expect(minted.status == 0, "\(minted.error)")
         let token = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let discovery = server.baseURL + "/.well-known/openid-configuration"
@@ -32,15 +33,24 @@ struct ClockCommandTests {
         let now = try await CLIProcess.run(["verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery])
         #expect(now.status == 1 && now.error.hasPrefix("invalid: "), "at the system's time the token is from the future: \(now.error)")
         let atProvider = try await CLIProcess.run(
-            ["verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", "provider"], environment: environment
+            ["verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", "provider"],
+            environment: environment
         )
         #expect(atProvider.status == 0, "\(atProvider.error)")
-        let iat = try #require(try StrictJSONParser().parse(Array(try Base64URL.decode(String(token.split(separator: ".")[1])))).objectValue?["iat"]?.integerValue)
-        let atTime = try await CLIProcess.run(["verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", String(iat + 10)])
+        let iat = try #require(
+            try StrictJSONParser().parse(Array(try Base64URL.decode(String(token.split(separator: ".")[1])))).objectValue?["iat"]?.integerValue)
+        let atTime = try await CLIProcess.run([
+            "verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", String(iat + 10),
+        ])
         #expect(atTime.status == 0, "\(atTime.error)")
-        let badAt = try await CLIProcess.run(["verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", "soon"])
+        let badAt = try await CLIProcess.run([
+            "verify", token, "--app-id", "1000000000000001", "--nonce", "n-1", "--discovery-url", discovery, "--at", "soon",
+        ])
         #expect(badAt.status == 64)
-        #expect(badAt.error == "limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"soon\"\n")
+        #expect(
+            badAt.error
+                == "limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"soon\"\n"
+        )
 
         // Back to the system's time, then forward by less than the advance: never refused.
         #expect(try await CLIProcess.run(["clock", "reset"], environment: environment).status == 0)

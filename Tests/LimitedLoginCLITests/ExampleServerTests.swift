@@ -18,7 +18,9 @@ struct ExampleServerTests {
         )
         do {
             let base = try await server.waitFor("the example server's URL") { output, _ in
-                output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map { String($0.dropFirst("Example server running at ".count)) }
+                output.split(separator: "\n").first { $0.hasPrefix("Example server running at ") }.map {
+                    String($0.dropFirst("Example server running at ".count))
+                }
             }
             return (server, base)
         } catch {
@@ -31,7 +33,8 @@ struct ExampleServerTests {
     func acceptsSDKTokenRejectsForgery() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let provider = try await ServerProcess.start(["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
+        let provider = try await ServerProcess.start(
+            ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
         defer { Task { await provider.stop() } }
         let providerURL = try #require(URL(string: provider.baseURL))
 
@@ -48,9 +51,13 @@ struct ExampleServerTests {
         let (server, base) = try await Self.startExampleServer(trusting: provider)
         defer { server.stop() }
 
-        let accepted = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", rawNonce)])
+        let accepted = try await HTTPExchange.send(
+            base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", rawNonce)])
         #expect(accepted.status == 200, "\(accepted.body)")
-        guard case .object(let me) = try StrictJSONParser().parse(Array(accepted.body.utf8)) else { Issue.record("not JSON"); return }
+        guard case .object(let me) = try StrictJSONParser().parse(Array(accepted.body.utf8)) else {
+            Issue.record("not JSON")
+            return
+        }
         #expect(me["id"]?.stringValue == userID)
         #expect(me["name"]?.stringValue == "Alice Example")
         #expect(me["email"]?.stringValue == "alice@example.com")
@@ -69,7 +76,8 @@ struct ExampleServerTests {
         #expect(withoutNonce.status == 401)
         #expect(withoutNonce.header("WWW-Authenticate") == #"Bearer realm="limited-login", error="invalid_request""#)
         #expect(withoutNonce.body.contains("the X-Limited-Login-Nonce header is required: it carries the login's raw nonce"), "\(withoutNonce.body)")
-        let wrongNonce = try await HTTPExchange.send(base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", "guessed")])
+        let wrongNonce = try await HTTPExchange.send(
+            base + "/me", headers: [("Authorization", "Bearer \(token)"), ("X-Limited-Login-Nonce", "guessed")])
         #expect(wrongNonce.status == 401)
         #expect(wrongNonce.body.contains(#""reason":"nonce_mismatch""#), "\(wrongNonce.body)")
 
@@ -101,8 +109,11 @@ struct ExampleServerTests {
             environment: ["LIMITED_LOGIN_PROVIDER": provider.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken]
         )
         let refused = try await HTTPExchange.send(
-            base + "/me", headers: [("Authorization", "Bearer \(plain.output.trimmingCharacters(in: .whitespacesAndNewlines))"), ("X-Limited-Login-Nonce", "r-1")]
+            base + "/me",
+            headers: [("Authorization", "Bearer \(plain.output.trimmingCharacters(in: .whitespacesAndNewlines))"), ("X-Limited-Login-Nonce", "r-1")]
         )
-        #expect(refused.status == 401 && refused.body.contains(#""reason":"nonce_mismatch""#), "the raw nonce itself in the token is what the old README minted")
+        #expect(
+            refused.status == 401 && refused.body.contains(#""reason":"nonce_mismatch""#),
+            "the raw nonce itself in the token is what the old README minted")
     }
 }

@@ -58,7 +58,9 @@ struct GracefulShutdownTests {
 
         let body = "email=alice%40example.com&pass=password&request=x&csrf_token=y"
         let connection = try #require(RawConnection(port: port))
-        connection.send("POST /dialog/oauth/signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+        connection.send(
+            "POST /dialog/oauth/signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        )
         connection.send(String(body.prefix(10)))
         try await Task.sleep(for: .milliseconds(200))
 

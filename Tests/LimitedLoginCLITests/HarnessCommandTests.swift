@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginProvider
 import Testing
+
 @testable import limited_login
 
 private func folder() throws -> URL {
@@ -42,8 +43,10 @@ struct HarnessCommandTests {
         try await withServer { _, environment, directory in
             let state = directory.appendingPathComponent("session.json").path
             let login = try await CLIProcess.run(
-                ["login", "--app-id", "1000000000000001", "--tracking", "limited", "--permissions", "email,user_friends",
-                 "--as", "alice@example.com", "--untick", "user_friends", "--state-file", state, "--json"],
+                [
+                    "login", "--app-id", "1000000000000001", "--tracking", "limited", "--permissions", "email,user_friends",
+                    "--as", "alice@example.com", "--untick", "user_friends", "--state-file", state, "--json",
+                ],
                 environment: environment.merging(["BROWSER": "/bin/false", "PATH": "/nonexistent"]) { $1 }
             )
             #expect(login.status == 0, "\(login.error)")
@@ -71,11 +74,15 @@ struct HarnessCommandTests {
     @Test("token prints the ID token alone; --json the whole answer; --defect and --list-defects; clock and scenario commands")
     func tokenClockScenario() async throws {
         try await withServer { _, environment, _ in
-            let plain = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-9"], environment: environment)
+            let plain = try await CLIProcess.run(
+                ["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-9"], environment: environment)
             #expect(plain.status == 0, "\(plain.error)")
             #expect(plain.output.split(separator: "\n").count == 1 && plain.output.split(separator: ".").count == 3)
             let verified = try await CLIProcess.run(
-                ["verify", "--app-id", "1000000000000001", "--nonce", "n-9", "--discovery-url", environment["LIMITED_LOGIN_PROVIDER", default: ""] + "/.well-known/openid-configuration"],
+                [
+                    "verify", "--app-id", "1000000000000001", "--nonce", "n-9", "--discovery-url",
+                    environment["LIMITED_LOGIN_PROVIDER", default: ""] + "/.well-known/openid-configuration",
+                ],
                 input: plain.output, environment: environment
             )
             #expect(verified.status == 0, "\(verified.output) \(verified.error)")
@@ -85,8 +92,11 @@ struct HarnessCommandTests {
             )
             #expect(try json(expired.output)["defect"] == "expired")
             let rejected = try await CLIProcess.run(
-                ["verify", "--app-id", "1000000000000001", "--no-nonce", "--discovery-url", environment["LIMITED_LOGIN_PROVIDER", default: ""] + "/.well-known/openid-configuration",
-                 try #require(try json(expired.output)["id_token"]?.stringValue)], environment: environment
+                [
+                    "verify", "--app-id", "1000000000000001", "--no-nonce", "--discovery-url",
+                    environment["LIMITED_LOGIN_PROVIDER", default: ""] + "/.well-known/openid-configuration",
+                    try #require(try json(expired.output)["id_token"]?.stringValue),
+                ], environment: environment
             )
             #expect(rejected.status == 1 && rejected.error.hasPrefix("invalid: the token expired"), "\(rejected.error)")
 
@@ -101,19 +111,23 @@ struct HarnessCommandTests {
             let advanced = try await CLIProcess.run(["clock", "advance", "2h"], environment: environment)
             #expect(advanced.status == 0 && advanced.output.contains("offset 7200 s from the system's"), "\(advanced.output)\(advanced.error)")
             let badAmount = try await CLIProcess.run(["clock", "advance", "soon"], environment: environment)
-            #expect(badAmount.status == 64 && badAmount.error == "limited-login clock advance: \"soon\" is not a duration; e.g. 3600, 90m, 2h or 30d\n")
+            #expect(
+                badAmount.status == 64 && badAmount.error == "limited-login clock advance: \"soon\" is not a duration; e.g. 3600, 90m, 2h or 30d\n")
             let reset = try await CLIProcess.run(["clock", "reset"], environment: environment)
             #expect(reset.output.contains("the system's time"))
 
             let queued = try await CLIProcess.run(["scenario", "add", "--app-id", "1000000000000001", "--cancel"], environment: environment)
             #expect(queued.status == 0 && queued.output == "queued scenario 1 for app 1000000000000001\n")
-            let both = try await CLIProcess.run(["scenario", "add", "--app-id", "1000000000000001", "--cancel", "--error", "x"], environment: environment)
+            let both = try await CLIProcess.run(
+                ["scenario", "add", "--app-id", "1000000000000001", "--cancel", "--error", "x"], environment: environment)
             #expect(both.status == 64 && both.error.contains("Give exactly one of --cancel, --error MESSAGE or --claims JSON."))
             let cleared = try await CLIProcess.run(["scenario", "clear"], environment: environment)
             #expect(cleared.output == "removed 1 scenario(s)\n")
 
-            let noToken = try await CLIProcess.run(["clock", "show"], environment: ["LIMITED_LOGIN_PROVIDER": environment["LIMITED_LOGIN_PROVIDER", default: ""]])
-            #expect(noToken.status == 64 && noToken.error.hasPrefix("limited-login: no admin token: give --admin-token or set LIMITED_LOGIN_ADMIN_TOKEN"))
+            let noToken = try await CLIProcess.run(
+                ["clock", "show"], environment: ["LIMITED_LOGIN_PROVIDER": environment["LIMITED_LOGIN_PROVIDER", default: ""]])
+            #expect(
+                noToken.status == 64 && noToken.error.hasPrefix("limited-login: no admin token: give --admin-token or set LIMITED_LOGIN_ADMIN_TOKEN"))
         }
     }
 
@@ -135,8 +149,13 @@ struct HarnessCommandTests {
         let document = try json(try String(contentsOfFile: ready, encoding: .utf8))
         #expect(document["admin_token"]?.stringValue?.hasPrefix("admin-") == true)
         #expect(document["apps"]?.arrayValue?.first?.objectValue?["id"] == "1000000000000001")
-        #expect(Set(document["users"]?.arrayValue?.compactMap { $0.objectValue?["email"]?.stringValue } ?? []) == ["alice@example.com", "bob@example.com", "carol@example.com"])
-        for key in ["url", "issuer", "discovery_url", "jwks_url"] { #expect(document[key]?.stringValue?.hasPrefix("http://127.0.0.1:") == true, "\(key)") }
+        #expect(
+            Set(document["users"]?.arrayValue?.compactMap { $0.objectValue?["email"]?.stringValue } ?? []) == [
+                "alice@example.com", "bob@example.com", "carol@example.com",
+            ])
+        for key in ["url", "issuer", "discovery_url", "jwks_url"] {
+            #expect(document[key]?.stringValue?.hasPrefix("http://127.0.0.1:") == true, "\(key)")
+        }
         let permissions = try FileManager.default.attributesOfItem(atPath: ready)[.posixPermissions] as? Int
         #expect(permissions == 0o600, "the ready file holds the admin token")
         #expect(try String(contentsOfFile: directory.appendingPathComponent("token").path, encoding: .utf8).split(separator: ".").count == 3)
@@ -160,18 +179,24 @@ struct HarnessCommandTests {
     func environmentConfiguration() async throws {
         let help = try await CLIProcess.run(["serve", "--help"])
         // Option lines of the help: "  --name <value>   what it does".
-        let options = Set(help.output.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard let first = words.first, first.hasPrefix("--"), first != "--help", first != "--version" else { return nil }
-            let name = first.dropFirst(2)
-            return name.allSatisfy({ $0.isLowercase || $0 == "-" }) ? String(name) : nil
-        })
+        let options = Set(
+            help.output.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard let first = words.first, first.hasPrefix("--"), first != "--help", first != "--version" else { return nil }
+                let name = first.dropFirst(2)
+                return name.allSatisfy({ $0.isLowercase || $0 == "-" }) ? String(name) : nil
+            })
         #expect(!options.isEmpty)
-        #expect(options == Set(ServeEnvironment.options.map(\.name)), "serve options without a variable: \(options.symmetricDifference(ServeEnvironment.options.map(\.name)))")
+        #expect(
+            options == Set(ServeEnvironment.options.map(\.name)),
+            "serve options without a variable: \(options.symmetricDifference(ServeEnvironment.options.map(\.name)))")
 
         let run = try await CLIProcess.run(
             ["serve", "--exec", "echo $LIMITED_LOGIN_URL; curl -s \"$LIMITED_LOGIN_URL/.well-known/openid-configuration\" >/dev/null 2>&1; exit 0"],
-            environment: ["LIMITED_LOGIN_PORT": "0", "LIMITED_LOGIN_DATABASE": ":memory:", "LIMITED_LOGIN_ISSUER": "https://issuer.example", "LIMITED_LOGIN_NO_DEMO_DATA": "true"]
+            environment: [
+                "LIMITED_LOGIN_PORT": "0", "LIMITED_LOGIN_DATABASE": ":memory:", "LIMITED_LOGIN_ISSUER": "https://issuer.example",
+                "LIMITED_LOGIN_NO_DEMO_DATA": "true",
+            ]
         )
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error.contains("issuer:     https://issuer.example"), "\(run.error)")
@@ -186,7 +211,9 @@ struct HarnessCommandTests {
         let badPort = try await CLIProcess.run(["serve"], environment: ["LIMITED_LOGIN_PORT": "abc"])
         #expect(badPort.status == 64 && badPort.error.contains("The value 'abc' is invalid for '--port <port>'"))
         let badLifetime = try await CLIProcess.run(["serve"], environment: ["LIMITED_LOGIN_ID_TOKEN_LIFETIME": "0"])
-        #expect(badLifetime.status == 64 && badLifetime.error.contains("--id-token-lifetime must be a number of seconds from 1 to 316224000 (ten years)."))
+        #expect(
+            badLifetime.status == 64 && badLifetime.error.contains("--id-token-lifetime must be a number of seconds from 1 to 316224000 (ten years).")
+        )
     }
 
     @Test("export and --fixtures round-trip the state: same IDs, app-scoped IDs, grants and keys; reset re-seeds, reset --empty stays empty")
@@ -195,8 +222,10 @@ struct HarnessCommandTests {
         let issuer = ["--issuer", "http://issuer.test"]
         let (exported, token, asid) = try await withServer(issuer) { server, environment, directory in
             let login = try await CLIProcess.run(
-                ["login", "--app-id", "1000000000000001", "--tracking", "limited", "--permissions", "email", "--as", "bob@example.com",
-                 "--state-file", directory.appendingPathComponent("s.json").path, "--nonce", "round-trip", "--json"], environment: environment
+                [
+                    "login", "--app-id", "1000000000000001", "--tracking", "limited", "--permissions", "email", "--as", "bob@example.com",
+                    "--state-file", directory.appendingPathComponent("s.json").path, "--nonce", "round-trip", "--json",
+                ], environment: environment
             )
             let result = try json(login.output)
             let token = try #require(result["authentication_token"]?.objectValue?["token"]?.stringValue)
@@ -218,12 +247,16 @@ struct HarnessCommandTests {
             #expect(!server.output.contains("First start"))
             // The old token still verifies (same key), and a new login of bob gets the same sub without consent.
             let verified = try await CLIProcess.run(
-                ["verify", "--app-id", "1000000000000001", "--nonce", "round-trip", "--jwks-url", server.baseURL + "/.well-known/oauth/openid/jwks",
-                 "--issuer", "http://issuer.test", token],
+                [
+                    "verify", "--app-id", "1000000000000001", "--nonce", "round-trip", "--jwks-url",
+                    server.baseURL + "/.well-known/oauth/openid/jwks",
+                    "--issuer", "http://issuer.test", token,
+                ],
                 environment: environment
             )
             #expect(verified.status == 0, "\(verified.output)")
-            let minted = try await CLIProcess.run(["token", "--app-id", "1000000000000001", "--user", "bob@example.com", "--json"], environment: environment)
+            let minted = try await CLIProcess.run(
+                ["token", "--app-id", "1000000000000001", "--user", "bob@example.com", "--json"], environment: environment)
             #expect(try json(minted.output)["claims"]?.objectValue?["sub"]?.stringValue == asid)
             let again = try await CLIProcess.run(["export", "--include-keys"], environment: environment)
             #expect(try json(again.output)["app_scoped_ids"] == document["app_scoped_ids"])
@@ -250,7 +283,8 @@ struct HarnessCommandTests {
         await first.stop()
         let second = try await ServerProcess.start(arguments, directory: directory)
         #expect(!second.output.contains("First start") && second.output.contains("app Demo App"))
-        _ = try await CLIProcess.run(["reset", "--empty"], environment: ["LIMITED_LOGIN_PROVIDER": second.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken])
+        _ = try await CLIProcess.run(
+            ["reset", "--empty"], environment: ["LIMITED_LOGIN_PROVIDER": second.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": adminToken])
         await second.stop()
         let third = try await ServerProcess.start(arguments, directory: directory)
         #expect(!third.output.contains("First start") && !third.output.contains("app Demo App"), "\(third.output)")

@@ -23,7 +23,10 @@ struct HealthCommandTests {
     func nothingThere() async throws {
         let result = try await CLIProcess.run(["health", "--provider", "127.0.0.1:1"])
         #expect(result.status == 1)
-        #expect(result.error == "limited-login health: http://127.0.0.1:1/health: connection refused. Is it running? Start one with 'limited-login serve', or give its address with --provider.\n")
+        #expect(
+            result.error
+                == "limited-login health: http://127.0.0.1:1/health: connection refused. Is it running? Start one with 'limited-login serve', or give its address with --provider.\n"
+        )
         let waited = try await CLIProcess.run(["health", "--provider", "127.0.0.1:1", "--wait", "1"])
         #expect(waited.status == 1)
         #expect(waited.error.hasSuffix("--provider. (after waiting 1 s)\n"), "\(waited.error)")
@@ -33,12 +36,17 @@ struct HealthCommandTests {
     func unhealthy() async throws {
         let router = Router()
         router.get("/health") { _, _ in
-            Response(status: .serviceUnavailable, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"unavailable"}"#)))
+            Response(
+                status: .serviceUnavailable, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"unavailable"}"#)))
         }
         try await withLoopbackServer(router) { port in
             let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)"])
             #expect(result.status == 1)
-            #expect(result.error == "limited-login health: http://127.0.0.1:\(port)/health: HTTP 503 (unavailable): the provider is up but its store or signing key is not usable; see its log\n")
+            #expect(
+                result.error
+                    == "limited-login health: http://127.0.0.1:\(port)/health: HTTP 503 (unavailable): the provider is up but its store or signing key is not usable; see its log\n"
+            )
         }
         try await withLoopbackServer(Router()) { port in
             let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)"])

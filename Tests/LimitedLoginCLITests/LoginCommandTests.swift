@@ -21,7 +21,9 @@ struct LoginCommandTests {
     /// Plays the person and the browser for a `login` command that printed its dialog URL.
     func actAsBrowser(for login: RunningCommand, person: ScriptedPerson, presenter: ScriptedPresenter? = nil) async throws -> ScriptedPresenter {
         let dialog = try await login.waitFor("the dialog URL") { _, error in
-            error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http://") && $0.contains("/dialog/oauth?") }
+            error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+                $0.hasPrefix("http://") && $0.contains("/dialog/oauth?")
+            }
         }
         let dialogURL = try #require(URL(string: dialog))
         let query = try FormParameters(encoded: try #require(dialogURL.query))
@@ -46,7 +48,8 @@ struct LoginCommandTests {
     @Test("login (limited) prints a verified token, the profile and the permissions; whoami reads it in a new process; logout forgets it")
     func limitedLoginWhoamiLogout() async throws {
         let directory = try folder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
+        let server = try await ServerProcess.start(
+            ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
         defer { Task { await server.stop() } }
         let state = directory.appendingPathComponent("state/session.json").path
 
@@ -58,17 +61,24 @@ struct LoginCommandTests {
         #expect(try await login.waitForExit() == 0, "\(login.error)")
         #expect(login.error.contains("Waiting for the login to finish"))
         let printed = try StrictJSONParser().parse(Array(login.output.utf8))
-        guard case .object(let result) = printed else { Issue.record("not a JSON object: \(login.output)"); return }
+        guard case .object(let result) = printed else {
+            Issue.record("not a JSON object: \(login.output)")
+            return
+        }
         #expect(result["limited"] == .bool(true))
         #expect(result["granted"] == ["email", "openid", "public_profile", "user_friends"])
         #expect(result["declined"] == ["user_birthday"])
         #expect(result["access_token"] == .null)
-        guard case .object(let profile)? = result["profile"] else { Issue.record("no profile"); return }
+        guard case .object(let profile)? = result["profile"] else {
+            Issue.record("no profile")
+            return
+        }
         #expect(profile["name"] == "Alice Example")
         #expect(profile["email"] != nil)
         #expect(profile["birthday"] == nil)
         guard case .object(let idToken)? = result["authentication_token"], let token = idToken["token"]?.stringValue else {
-            Issue.record("no token"); return
+            Issue.record("no token")
+            return
         }
         // The printed token verifies with the CLI's own verifier against the provider.
         let verified = try await CLIProcess.run([
@@ -94,7 +104,8 @@ struct LoginCommandTests {
     @Test("login (classic) prints an access token, and a cancel exits 1 saving nothing")
     func classicLoginAndCancel() async throws {
         let directory = try folder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
+        let server = try await ServerProcess.start(
+            ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path], directory: directory)
         defer { Task { await server.stop() } }
         let state = directory.appendingPathComponent("session.json").path
 
@@ -122,10 +133,19 @@ struct LoginCommandTests {
     @Test("login with bad options fails at once with one line and exit status 64; a provider that is down fails clearly")
     func badLoginOptions() async throws {
         let cases: [([String], String)] = [
-            (["login", "--app-id", "1", "--tracking", "limited", "--permissions", "user_likes"], "error: \"user_likes\" cannot be requested in a limited login\n"),
-            (["login", "--app-id", "1", "--nonce", "has space"], "error: the nonce must be a non-empty string without whitespace or control characters\n"),
+            (
+                ["login", "--app-id", "1", "--tracking", "limited", "--permissions", "user_likes"],
+                "error: \"user_likes\" cannot be requested in a limited login\n"
+            ),
+            (
+                ["login", "--app-id", "1", "--nonce", "has space"],
+                "error: the nonce must be a non-empty string without whitespace or control characters\n"
+            ),
             (["login", "--app-id", "1", "--permissions", "Email"], "error: \"Email\" is not a valid permission name (only a-z and _)\n"),
-            (["login", "--app-id", "1", "--provider", "ftp://x"], "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"ftp://x\"\n"),
+            (
+                ["login", "--app-id", "1", "--provider", "ftp://x"],
+                "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"ftp://x\"\n"
+            ),
             (["login", "--app-id", "1", "--auth-type", "sometimes"], "error: --auth-type must be rerequest, reauthorize or none\n"),
             (["login", "--app-id", "1", "--timeout", "0"], "error: --timeout must be a positive number of seconds\n"),
         ]

@@ -51,20 +51,31 @@ struct MultiNodeTests {
         #expect(browser.pageTitles.count == 2, "no page shown by the second node: \(browser.pageTitles)")
         #expect(secondSession.profile?.userID == firstSession.profile?.userID)
         let verified = try await CLIProcess.run([
-            "verify", firstToken, "--app-id", LoginCommandTests.demoApp, "--no-nonce", "--discovery-url", second.baseURL + "/.well-known/openid-configuration",
+            "verify", firstToken, "--app-id", LoginCommandTests.demoApp, "--no-nonce", "--discovery-url",
+            second.baseURL + "/.well-known/openid-configuration",
         ])
         #expect(verified.status == 0, "\(verified.error)")
 
         // A key rotated through the first node signs on both within the reread interval (5 s).
-        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", first.baseURL, "--admin-token", "nodes-admin-token-16", "--publish-delay", "0"])
+        let rotated = try await CLIProcess.run([
+            "keys", "rotate", "--provider", first.baseURL, "--admin-token", "nodes-admin-token-16", "--publish-delay", "0",
+        ])
         #expect(rotated.status == 0, "\(rotated.error)")
         let oldKid = try kid(of: firstToken)
         var kids: (String?, String?) = (oldKid, oldKid)
         for _ in 0..<24 {
             try await Task.sleep(for: .milliseconds(500))
-            do { _ = try await viaFirst.logIn(configuration: configuration) } catch { Issue.record("first node: \(error)") ; break }
-            do { _ = try await viaSecond.logIn(configuration: configuration) } catch { Issue.record("second node: \(error)"); break }
-            kids = (try kid(of: firstSession.authenticationToken?.tokenString ?? ""), try kid(of: secondSession.authenticationToken?.tokenString ?? ""))
+            do { _ = try await viaFirst.logIn(configuration: configuration) } catch {
+                Issue.record("first node: \(error)")
+                break
+            }
+            do { _ = try await viaSecond.logIn(configuration: configuration) } catch {
+                Issue.record("second node: \(error)")
+                break
+            }
+            kids = (
+                try kid(of: firstSession.authenticationToken?.tokenString ?? ""), try kid(of: secondSession.authenticationToken?.tokenString ?? "")
+            )
             if kids.0 != oldKid, kids.1 != oldKid { break }
         }
         #expect(kids.0 != oldKid)
@@ -118,11 +129,15 @@ struct MultiNodeTests {
         #expect(advanced.status == 0, "\(advanced.error)")
         #expect(try await waitFor(3600, on: second) == 3600, "the second node took the first node's move")
         let minted = try await CLIProcess.run([
-            "token", "--app-id", LoginCommandTests.demoApp, "--user", "alice@example.com", "--json", "--provider", second.baseURL, "--admin-token", token,
+            "token", "--app-id", LoginCommandTests.demoApp, "--user", "alice@example.com", "--json", "--provider", second.baseURL, "--admin-token",
+            token,
         ])
         guard case .object(let answer) = try StrictJSONParser().parse(Array(minted.output.utf8)),
-              let iat = answer["claims"]?.objectValue?["iat"]?.numberValue
-        else { Issue.record("no claims: \(minted.output) \(minted.error)"); return }
+            let iat = answer["claims"]?.objectValue?["iat"]?.numberValue
+        else {
+            Issue.record("no claims: \(minted.output) \(minted.error)")
+            return
+        }
         #expect(abs(iat - (Date().timeIntervalSince1970 + 3600)) < 120, "the second node issues at the cluster's time")
 
         let third = try await ServerProcess.start(arguments, directory: folder)

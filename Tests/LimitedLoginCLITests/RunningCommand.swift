@@ -19,9 +19,11 @@ final class RunningCommand: @unchecked Sendable {
         process = Process()
         // Extra variables through env(1): setting Process.environment crashed Foundation's Process.run.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        process.arguments =
+            environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [CLIProcess.binary.deletingLastPathComponent().appendingPathComponent(executable).path] + arguments
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice

@@ -1,6 +1,6 @@
 import Foundation
-import NIOHTTP1
 import LimitedLoginJOSE
+import NIOHTTP1
 import Testing
 
 /// A hidden input's value on a page (the provider escapes `& = " ' < >`).
@@ -81,7 +81,8 @@ struct ServeCommandTests {
         let arguments = ["--port", "0", "--database", "state.sqlite", "--issuer", "https://issuer.test"]
         let first = try await ServerProcess.start(arguments, directory: folder)
         let keysBefore = try await HTTPExchange.send(first.baseURL + "/.well-known/oauth/openid/jwks")
-        let dialogURL = first.baseURL + "/v21.0/dialog/oauth?client_id=1000000000000001&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+        let dialogURL =
+            first.baseURL + "/v21.0/dialog/oauth?client_id=1000000000000001&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
             + "&response_type=id_token&scope=public_profile,email&nonce=n1&tp=ios_14_do_not_track&state=s"
         let login = try await logIn(dialogURL: dialogURL, baseURL: first.baseURL)
         #expect(login.location.hasPrefix("http://127.0.0.1:9/cb#id_token="))
@@ -117,10 +118,13 @@ struct ServeCommandTests {
     @Test("keys rotate and keys list talk to a running provider through its admin API")
     func keysCommands() async throws {
         let folder = try temporaryFolder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin-token-1234"], directory: folder)
+        let server = try await ServerProcess.start(
+            ["--port", "0", "--database", "keys.sqlite", "--admin-token", "cli-admin-token-1234"], directory: folder)
         #expect(!server.output.contains("Admin token"), "a given token is not printed")
         let before = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks")
-        let rotated = try await CLIProcess.run(["keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--publish-delay", "0", "--json"])
+        let rotated = try await CLIProcess.run([
+            "keys", "rotate", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--publish-delay", "0", "--json",
+        ])
         #expect(rotated.status == 0, "\(rotated.error)")
         #expect(rotated.output.contains("\"publish_delay\": 0"))
         let listed = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--json"])
@@ -136,7 +140,9 @@ struct ServeCommandTests {
         // For people: a table with times in ISO 8601 (UTC), not seconds since 1970.
         let table = try await CLIProcess.run(["keys", "list", "--provider", server.baseURL, "--admin-token", "cli-admin-token-1234"])
         let lines = table.output.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("KID") == true && lines.first?.contains("STATE") == true && lines.first?.contains("UNPUBLISHED") == true, "\(table.output)")
+        #expect(
+            lines.first?.hasPrefix("KID") == true && lines.first?.contains("STATE") == true && lines.first?.contains("UNPUBLISHED") == true,
+            "\(table.output)")
         #expect(lines.count == 3, "a header and two keys: \(table.output)")
         #expect(lines.contains { $0.contains("retired, still published") && $0.contains("Z  ") }, "\(table.output)")
         #expect(table.output.range(of: #"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"#, options: .regularExpression) != nil, "\(table.output)")
@@ -147,14 +153,22 @@ struct ServeCommandTests {
     @Test("apps, users and friends commands manage a running provider")
     func directoryCommands() async throws {
         let folder = try temporaryFolder()
-        let server = try await ServerProcess.start(["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin-token-1234", "--no-demo-data"], directory: folder)
+        let server = try await ServerProcess.start(
+            ["--port", "0", "--database", "dir.sqlite", "--admin-token", "cli-admin-token-1234", "--no-demo-data"], directory: folder)
         let connection = ["--provider", server.baseURL, "--admin-token", "cli-admin-token-1234", "--json"]
-        let app = try await CLIProcess.run(["apps", "create", "--id", "4242", "--name", "CLI App", "--redirect-uri", "https://cli.example/cb", "--business-id", "9"] + connection)
+        let app = try await CLIProcess.run(
+            ["apps", "create", "--id", "4242", "--name", "CLI App", "--redirect-uri", "https://cli.example/cb", "--business-id", "9"] + connection)
         #expect(app.status == 0, "\(app.error)")
         #expect(app.output.contains("\"name\": \"CLI App\""))
-        let ann = try await CLIProcess.run(["users", "create", "--id", "31", "--first-name", "Ann", "--last-name", "Lee", "--email", "ann@example.com", "--password", "pw"] + connection)
+        let ann = try await CLIProcess.run(
+            ["users", "create", "--id", "31", "--first-name", "Ann", "--last-name", "Lee", "--email", "ann@example.com", "--password", "pw"]
+                + connection)
         #expect(ann.status == 0, "\(ann.error)")
-        let ben = try await CLIProcess.run(["users", "create", "--id", "32", "--first-name", "Ben", "--last-name", "Lee", "--email", "ben@example.com", "--password", "pw", "--friend", "31"] + connection)
+        let ben = try await CLIProcess.run(
+            [
+                "users", "create", "--id", "32", "--first-name", "Ben", "--last-name", "Lee", "--email", "ben@example.com", "--password", "pw",
+                "--friend", "31",
+            ] + connection)
         #expect(ben.output.contains("\"friends\": [\n"), "\(ben.output)")
         let unfriend = try await CLIProcess.run(["friends", "remove", "31", "32"] + connection)
         #expect(unfriend.status == 0)
@@ -177,7 +191,8 @@ struct ServeCommandTests {
         #expect(appTable.output.hasPrefix("ID    NAME     BUSINESS  SECRET"), "\(appTable.output)")
         #expect(appTable.output.contains("4242  CLI App  10"), "\(appTable.output)")
         let userTable = try await CLIProcess.run(["users", "list"] + people)
-        #expect(userTable.output == "ID  EMAIL            NAME     FRIENDS  PICKABLE\n31  ann@example.com  Ann Lee  -        no\n", "\(userTable.output)")
+        #expect(
+            userTable.output == "ID  EMAIL            NAME     FRIENDS  PICKABLE\n31  ann@example.com  Ann Lee  -        no\n", "\(userTable.output)")
         let befriended = try await CLIProcess.run(["friends", "add", "ann@example.com", "31"] + people)
         #expect(befriended.error == "limited-login: the provider refused: A test user cannot be their own friend.\n")
         let removed = try await CLIProcess.run(["apps", "delete", "4242"] + people)
@@ -196,9 +211,15 @@ struct ServeCommandTests {
         let notJSON = folder.appendingPathComponent("not.json")
         try Data("{apps:".utf8).write(to: notJSON)
         let cases: [([String], String)] = [
-            (["serve", "--database", "postgres://localhost/db"], "limited-login serve: the store is unavailable: postgres://localhost/db is not a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/database"),
+            (
+                ["serve", "--database", "postgres://localhost/db"],
+                "limited-login serve: the store is unavailable: postgres://localhost/db is not a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/database"
+            ),
             (["serve", "--fixtures", folder.appendingPathComponent("missing.json").path], "limited-login serve: cannot read the fixtures file"),
-            (["serve", "--fixtures", badFixtures.path], "limited-login serve: the fixtures are invalid: user a@example.com has birthday \"1990-01-01\"; use MM/DD/YYYY"),
+            (
+                ["serve", "--fixtures", badFixtures.path],
+                "limited-login serve: the fixtures are invalid: user a@example.com has birthday \"1990-01-01\"; use MM/DD/YYYY"
+            ),
             (["serve", "--fixtures", notJSON.path], "not valid JSON"),
             (["serve", "--port", "70000"], "--port must be between 0 and 65535."),
         ]
@@ -214,12 +235,14 @@ struct ServeCommandTests {
     func fixturesFile() async throws {
         let folder = try temporaryFolder()
         let fixtures = folder.appendingPathComponent("fixtures.json")
-        try Data(#"""
-        {"apps": [{"id": "555", "name": "Fixture App", "secret": "s3cret", "redirect_uris": ["https://fixture.example/cb"]}],
-         "users": [{"id": "9001", "first_name": "Dana", "last_name": "Fixture", "email": "dana@example.com", "password": "pw",
-                    "birthday": "02/29/2000", "friends": ["erin@example.com"]},
-                   {"first_name": "Erin", "last_name": "Fixture", "email": "erin@example.com", "password": "pw"}]}
-        """#.utf8).write(to: fixtures)
+        try Data(
+            #"""
+            {"apps": [{"id": "555", "name": "Fixture App", "secret": "s3cret", "redirect_uris": ["https://fixture.example/cb"]}],
+             "users": [{"id": "9001", "first_name": "Dana", "last_name": "Fixture", "email": "dana@example.com", "password": "pw",
+                        "birthday": "02/29/2000", "friends": ["erin@example.com"]},
+                       {"first_name": "Erin", "last_name": "Fixture", "email": "erin@example.com", "password": "pw"}]}
+            """#.utf8
+        ).write(to: fixtures)
         for round in 1...2 {
             let server = try await ServerProcess.start(["--port", "0", "--fixtures", fixtures.path, "--no-demo-data"], directory: folder)
             #expect(server.output.contains("app Fixture App: ID 555"), "round \(round)")

@@ -7,7 +7,7 @@ import Testing
 private func pid(ofServeWith marker: String) throws -> Int32 {
     for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
         guard let pid = Int32(entry),
-              let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
         else { continue }
         let arguments = commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         if arguments.contains("serve"), arguments.contains(marker) { return pid }
@@ -29,7 +29,10 @@ struct ServeConnectionLimitTests {
     func flagsReachTheServer() async throws {
         let folder = try temporaryServeFolder()
         let server = try await ServerProcess.start(
-            ["--port", "0", "--database", ":memory:", "--header-timeout", "1", "--idle-timeout", "1", "--body-timeout", "1", "--max-connections", "2"],
+            [
+                "--port", "0", "--database", ":memory:", "--header-timeout", "1", "--idle-timeout", "1", "--body-timeout", "1", "--max-connections",
+                "2",
+            ],
             directory: folder
         )
         let port = try #require(URLComponents(string: server.baseURL)?.port)
@@ -69,7 +72,10 @@ struct ServeConnectionLimitTests {
             (["--max-connections", "0"], "Error: --max-connections must be between 1 and 1000000."),
             (["--max-connections", "lots"], "Error: The value 'lots' is invalid for '--max-connections <count>'"),
             (["--idle-timeout", "1.5"], "Error: The value '1.5' is invalid for '--idle-timeout <seconds>'"),
-            (["--max-connections", "100", "--max-connections-per-address", "101"], "Error: --max-connections-per-address must be between 1 and --max-connections (100)."),
+            (
+                ["--max-connections", "100", "--max-connections-per-address", "101"],
+                "Error: --max-connections-per-address must be between 1 and --max-connections (100)."
+            ),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(["serve", "--database", ":memory:"] + arguments)
@@ -105,7 +111,8 @@ struct ServeConnectionLimitTests {
             let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
             let soft = Int(line.split(separator: " ", omittingEmptySubsequences: true)[3])
             #expect(soft == expectedSoftLimit, "ulimit \(ulimit): \(line)")
-            let warning = "The open-file limit (600) leaves room for fewer than the maximum of 1000 connections; raise it (ulimit -n) or lower serve --max-connections."
+            let warning =
+                "The open-file limit (600) leaves room for fewer than the maximum of 1000 connections; raise it (ulimit -n) or lower serve --max-connections."
             #expect(printed.value.contains(warning) == warns, "ulimit \(ulimit): \(printed.value)")
             kill(process.processIdentifier, SIGTERM)
             for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
@@ -120,7 +127,10 @@ struct ServeConnectionLimitTests {
         let database = folder.appendingPathComponent("connections-\(UUID().uuidString).sqlite").path
         let idleTimeout = 10
         let server = try await ServerProcess.start(
-            ["--port", "0", "--database", database, "--idle-timeout", "\(idleTimeout)", "--max-connections", "2500", "--max-connections-per-address", "2500", "--log-level", "warning"],
+            [
+                "--port", "0", "--database", database, "--idle-timeout", "\(idleTimeout)", "--max-connections", "2500",
+                "--max-connections-per-address", "2500", "--log-level", "warning",
+            ],
             directory: folder
         )
         let port = try #require(URLComponents(string: server.baseURL)?.port)

@@ -33,7 +33,9 @@ struct ServeExecTests {
             """
         let result = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--exec", script])
         #expect(result.status == 3, "\(result.error)")
-        #expect(result.error.contains("limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after 5 s)"), "\(result.error)")
+        #expect(
+            result.error.contains("limited-login serve: the --exec command left processes running; ending them (SIGTERM, then SIGKILL after 5 s)"),
+            "\(result.error)")
         let backend = try Self.pid(in: pidFile)
         var gone = Self.ended(backend)
         for _ in 0..<50 where !gone {

@@ -50,7 +50,8 @@ final class ServerProcess: @unchecked Sendable {
         for _ in 0..<300 {
             let text = printed.value
             if text.contains("(Ctrl-C stops)"),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Limited Login provider running at ") }) {
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Limited Login provider running at ") })
+            {
                 return ServerProcess(process: process, printed: printed, baseURL: String(line.dropFirst("Limited Login provider running at ".count)))
             }
             if !process.isRunning { throw StartError.exited(status: process.terminationStatus, output: text) }

@@ -18,8 +18,13 @@ struct StoreStartChecksTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
         let second = try await CLIProcess.run(["serve", "--port", "0", "--database", link])
         #expect(second.status == 1)
-        #expect(second.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: SQLite file \(link) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)\n"), "\(second.error)")
-        let viaDots = try await CLIProcess.run(["serve", "--port", "0", "--database", folder.path + "/../" + folder.lastPathComponent + "/store.sqlite"])
+        #expect(
+            second.error.hasSuffix(
+                "limited-login serve: cannot start: the store is unavailable: SQLite file \(link) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)\n"
+            ), "\(second.error)")
+        let viaDots = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", folder.path + "/../" + folder.lastPathComponent + "/store.sqlite",
+        ])
         #expect(viaDots.status == 1 && viaDots.error.contains("is in use by another provider process"), "\(viaDots.error)")
     }
 
@@ -30,7 +35,10 @@ struct StoreStartChecksTests {
         FileManager.default.createFile(atPath: database, contents: Data())
         let result = try await CLIProcess.run(["serve", "--port", "0", "--database", database])
         #expect(result.status == 1)
-        #expect(result.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is empty (a failed copy?); give the file that holds the store, or add --init to start a new store in it\n"), "\(result.error)")
+        #expect(
+            result.error.hasSuffix(
+                "limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is empty (a failed copy?); give the file that holds the store, or add --init to start a new store in it\n"
+            ), "\(result.error)")
         #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int == 0)
         // --init says to make one there.
         let made = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--init", "--exec", "true"])
@@ -47,20 +55,26 @@ struct StoreStartChecksTests {
         // Make it another program's: a table of its own, none of the provider's.
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite.arguments = ["python3", "-c", """
+        sqlite.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
             for (name,) in c.execute("select name from sqlite_master where type='table' and name like 'll_%'").fetchall():
                 c.execute('drop table "%s"' % name)
             c.execute("create table notes (id integer primary key, text text)")
             c.commit()
-            """, database]
+            """, database,
+        ]
         try sqlite.run()
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)
         let refused = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
         #expect(refused.status == 1)
-        #expect(refused.error.hasSuffix("limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is a database without the provider's tables (another program's file?); give another --database, or add --init to make a store in it\n"), "\(refused.error)")
+        #expect(
+            refused.error.hasSuffix(
+                "limited-login serve: cannot start: the store is unavailable: the SQLite file \(database) is a database without the provider's tables (another program's file?); give another --database, or add --init to make a store in it\n"
+            ), "\(refused.error)")
         let made = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--init", "--exec", "true"])
         #expect(made.status == 0, "\(made.error)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LimitedLoginTestSupport
 import Testing
+
 @testable import limited_login
 
 /// Issue #31 item 5: the text log writes what a client sent with its control characters escaped, so an

@@ -43,7 +43,10 @@ struct VerifyCommandTests {
         let token = factory.token()
         try await withServer { base in
             let result = try await CLIProcess.run(
-                ["verify", "--app-id", "1234567890", "--raw-nonce", "ignored", "--discovery-url", "\(base)/.well-known/openid-configuration", "--json"],
+                [
+                    "verify", "--app-id", "1234567890", "--raw-nonce", "ignored", "--discovery-url", "\(base)/.well-known/openid-configuration",
+                    "--json",
+                ],
                 input: token + "\n"
             )
             #expect(result.status == 1)
@@ -67,7 +70,9 @@ struct VerifyCommandTests {
         let parts = factory.token().split(separator: ".")
         let forged = "\(parts[0]).\(Base64URL.encode(JSONSerializer.serialize(.object(claims)))).\(parts[2])"
         try await withServer { base in
-            let result = try await CLIProcess.run(["verify", forged, "--app-id", "1234567890", "--nonce", "nonce-7f3a", "--jwks-url", "\(base)/jwks", "--issuer", "https://issuer.test"])
+            let result = try await CLIProcess.run([
+                "verify", forged, "--app-id", "1234567890", "--nonce", "nonce-7f3a", "--jwks-url", "\(base)/jwks", "--issuer", "https://issuer.test",
+            ])
             #expect(result.status == 1)
             #expect(result.error == "invalid: the signature does not match the token (tampered, or signed by another key)\n")
             #expect(result.output.isEmpty)
@@ -76,7 +81,9 @@ struct VerifyCommandTests {
 
     @Test("garbage: exit 1 and one clear line, no stack trace", arguments: ["garbage", "a.b", "...", "\u{0}\u{1}", "eyJ.eyJ.x"])
     func garbage(input: String) async throws {
-        let result = try await CLIProcess.run(["verify", input, "--app-id", "1", "--nonce", "n", "--jwks-url", "http://127.0.0.1:9/jwks", "--issuer", "x"])
+        let result = try await CLIProcess.run([
+            "verify", input, "--app-id", "1", "--nonce", "n", "--jwks-url", "http://127.0.0.1:9/jwks", "--issuer", "x",
+        ])
         #expect(result.status == 1)
         #expect(result.error.hasPrefix("invalid: "))
         #expect(result.error.split(separator: "\n").count == 1)
@@ -85,9 +92,15 @@ struct VerifyCommandTests {
     @Test("an unreachable key set: exit 3 (not checked, which is not a rejection) saying the key set could not be fetched")
     func unreachable() async throws {
         let token = factory.token()
-        let result = try await CLIProcess.run(["verify", token, "--app-id", "1234567890", "--nonce", "nonce-7f3a", "--jwks-url", "http://127.0.0.1:9/jwks", "--issuer", "https://issuer.test"])
+        let result = try await CLIProcess.run([
+            "verify", token, "--app-id", "1234567890", "--nonce", "nonce-7f3a", "--jwks-url", "http://127.0.0.1:9/jwks", "--issuer",
+            "https://issuer.test",
+        ])
         #expect(result.status == 3)
-        #expect(result.error == "error: cannot check the token: the key set could not be fetched: http://127.0.0.1:9/jwks: the request failed: connection refused\n")
+        #expect(
+            result.error
+                == "error: cannot check the token: the key set could not be fetched: http://127.0.0.1:9/jwks: the request failed: connection refused\n"
+        )
     }
 
     @Test("usage errors: no nonce choice, two nonce choices, both key-set options, no token")
@@ -97,7 +110,9 @@ struct VerifyCommandTests {
         #expect(none.error.contains("choose exactly one of --nonce, --raw-nonce or --no-nonce"))
         let two = try await CLIProcess.run(["verify", "t", "--app-id", "1", "--nonce", "a", "--no-nonce"])
         #expect(two.error.contains("choose exactly one of --nonce, --raw-nonce or --no-nonce"))
-        let both = try await CLIProcess.run(["verify", "t", "--app-id", "1", "--nonce", "a", "--jwks-url", "http://127.0.0.1/a", "--discovery-url", "http://127.0.0.1/b"])
+        let both = try await CLIProcess.run([
+            "verify", "t", "--app-id", "1", "--nonce", "a", "--jwks-url", "http://127.0.0.1/a", "--discovery-url", "http://127.0.0.1/b",
+        ])
         #expect(both.error.contains("give --jwks-url or --discovery-url, not both"))
         let nan = try await CLIProcess.run(["verify", "t", "--app-id", "1", "--nonce", "a", "--leeway", "nan"])
         #expect(nan.status == 64)

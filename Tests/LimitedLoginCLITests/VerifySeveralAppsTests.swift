@@ -17,10 +17,11 @@ struct VerifySeveralAppsTests {
 
     /// `verify` for the iOS app and the game against the loopback key set, plus `extra` arguments.
     func verify(_ token: String, base: String, _ extra: [String] = []) async throws -> CLIProcess.Result {
-        try await CLIProcess.run([
-            "verify", token, "--app-id", factory.appID, "--app-id", Self.game, "--nonce", "nonce-7f3a",
-            "--jwks-url", "\(base)/jwks", "--issuer", "https://issuer.test",
-        ] + extra)
+        try await CLIProcess.run(
+            [
+                "verify", token, "--app-id", factory.appID, "--app-id", Self.game, "--nonce", "nonce-7f3a",
+                "--jwks-url", "\(base)/jwks", "--issuer", "https://issuer.test",
+            ] + extra)
     }
 
     @Test("a token for either app: exit 0, the line and the JSON say which app")

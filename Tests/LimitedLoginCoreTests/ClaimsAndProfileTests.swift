@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginCore
 
 @Suite("AuthenticationTokenClaims and Profile")
@@ -184,10 +185,11 @@ struct ClaimsStorageTests {
         let claims = try AuthenticationTokenClaims(payload: payload)
         let encoded = try JSONEncoder().encode(claims)
         let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "jti", "iss", "aud", "nonce", "exp", "iat", "sub", "name", "givenName", "familyName", "email",
-            "picture", "userFriends", "userBirthday", "userAgeRange", "userHometown", "userLocation", "userGender", "userLink",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "jti", "iss", "aud", "nonce", "exp", "iat", "sub", "name", "givenName", "familyName", "email",
+                "picture", "userFriends", "userBirthday", "userAgeRange", "userHometown", "userLocation", "userGender", "userLink",
+            ])
         #expect(object["sub"] as? String == "1029384756")
         #expect(object["userFriends"] as? [String] == claims.userFriends)
         #expect(try JSONDecoder().decode(AuthenticationTokenClaims.self, from: encoded) == claims)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginCore
 
 /// Query strings and form bodies, read and written byte by byte (issue #17 replaced a reader that split by

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginCore
 
 @Suite("LoginConfiguration: the rules of docs/BEHAVIOUR.md, section 1")
@@ -17,9 +18,11 @@ struct LoginConfigurationTests {
         #expect(LoginConfiguration(permissions: Permission.limitedSet, tracking: .limited, nonce: "abc") != nil)
     }
 
-    @Test("nonce: empty, whitespace, control and invisible characters are refused", arguments: [
-        "", " ", "a b", "ab ", " ab", "a\tb", "a\nb", "a\rb", "a\u{0}b", "a\u{7f}b", "a\u{a0}b", "a\u{200b}b", "a\u{feff}b", "a\u{2028}b",
-    ])
+    @Test(
+        "nonce: empty, whitespace, control and invisible characters are refused",
+        arguments: [
+            "", " ", "a b", "ab ", " ab", "a\tb", "a\nb", "a\rb", "a\u{0}b", "a\u{7f}b", "a\u{a0}b", "a\u{200b}b", "a\u{feff}b", "a\u{2028}b",
+        ])
     func badNonces(nonce: String) {
         #expect(LoginConfiguration(nonce: nonce) == nil)
         #expect(throws: LoginConfigurationError.invalidNonce) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginCore
 
 @Suite("Permission and the limited set")
@@ -34,10 +35,11 @@ struct PermissionTests {
     @Test("the limited set is exactly the documented twelve plus openid")
     func limitedSet() {
         let names = Set(Permission.limitedSet.map(\.name))
-        #expect(names == [
-            "public_profile", "email", "gaming_profile", "gaming_user_picture", "user_age_range", "user_birthday",
-            "user_friends", "user_gender", "user_hometown", "user_link", "user_location", "user_messenger_contact", "openid",
-        ])
+        #expect(
+            names == [
+                "public_profile", "email", "gaming_profile", "gaming_user_picture", "user_age_range", "user_birthday",
+                "user_friends", "user_gender", "user_hometown", "user_link", "user_location", "user_messenger_contact", "openid",
+            ])
         #expect(!Permission.userLikes.isAllowedInLimitedLogin)
         #expect(!Permission.custom("business_management").isAllowedInLimitedLogin)
         #expect(Permission.custom("business_management").isBusinessPermission)

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import LimitedLoginHummingbird
 import LimitedLoginJOSE
@@ -32,7 +32,9 @@ struct AuthenticatorNoncePolicyTests {
     }
 
     /// Sends `token` as the bearer, with these extra headers; answers the status, body and challenge.
-    func get(_ router: Router<BasicLimitedLoginRequestContext>, token: String, headers extra: HTTPFields = [:]) async throws -> (HTTPResponse.Status, String, String?) {
+    func get(
+        _ router: Router<BasicLimitedLoginRequestContext>, token: String, headers extra: HTTPFields = [:]
+    ) async throws -> (HTTPResponse.Status, String, String?) {
         try await Application(router: router).test(.router) { client in
             var headers = extra
             headers[.authorization] = "Bearer \(token)"
@@ -81,8 +83,12 @@ struct AuthenticatorNoncePolicyTests {
         }
         #expect(answer.0 == .unauthorized)
         #expect(answer.1.contains("the Authorization header must be sent once, not more than once"), "\(answer.1)")
-        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) { try RequestTokenHeaders.bearerToken(authorizationValues: ["Basic abc"]) }
-        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) { try RequestTokenHeaders.bearerToken(authorizationValues: ["Bearer a b"]) }
+        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) {
+            try RequestTokenHeaders.bearerToken(authorizationValues: ["Basic abc"])
+        }
+        #expect(throws: RequestTokenHeaders.Problem.malformedAuthorization) {
+            try RequestTokenHeaders.bearerToken(authorizationValues: ["Bearer a b"])
+        }
         #expect(try RequestTokenHeaders.bearerToken(authorizationValues: ["bearer a.b.c"]) == "a.b.c")
         #expect(try RequestTokenHeaders.bearerToken(authorizationValues: []) == nil)
         #expect(try RequestTokenHeaders.single(["n,1"], header: "X") == "n,1", "a comma is part of one value")
@@ -104,9 +110,10 @@ struct AuthenticatorNoncePolicyTests {
     func expectedFromServerState() async throws {
         // A stand-in for a session store: the nonce the server issued to this client.
         let issued = ["client-a": factory.nonce]
-        let router = try router(.expected { request, _ in
-            request.headers[Self.client].flatMap { issued[$0] }.map { .exact($0) }
-        })
+        let router = try router(
+            .expected { request, _ in
+                request.headers[Self.client].flatMap { issued[$0] }.map { .exact($0) }
+            })
         let (status, _, _) = try await get(router, token: factory.token(), headers: [Self.client: "client-a"])
         #expect(status == .ok)
         let (unknownStatus, unknownBody, _) = try await get(router, token: factory.token(), headers: [Self.client: "client-b"])
@@ -120,7 +127,12 @@ struct AuthenticatorNoncePolicyTests {
     @Test("notChecked, written out: any nonce passes; the audience is still checked against every app")
     func notCheckedStillChecksAudience() async throws {
         let router = try router(.notChecked)
-        let (status, body, _) = try await get(router, token: factory.token { $0["nonce"] = "anything"; $0["aud"] = "2222222222" })
+        let (status, body, _) = try await get(
+            router,
+            token: factory.token {
+                $0["nonce"] = "anything"
+                $0["aud"] = "2222222222"
+            })
         #expect(status == .ok)
         #expect(body == "user 1029384756 app 2222222222")
         let (otherStatus, otherBody, _) = try await get(router, token: factory.token { $0["aud"] = "999" })

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginJOSE
 
 @Suite("Base64URL: canonical, unpadded, url-safe only")

@@ -1,5 +1,6 @@
 import CLimitedLoginVector
 import Testing
+
 @testable import LimitedLoginJOSE
 
 /// The vector decoder (`CLimitedLoginVector`) only ever decodes whole blocks of valid characters; the Swift
@@ -22,7 +23,9 @@ struct Base64URLVectorTests {
         return (consumed, output)
     }
 
-    @Test("every byte value at every position: valid blocks decode as the scalar decoder does, decoding stops at the first bad block, nothing is written past the capacity")
+    @Test(
+        "every byte value at every position: valid blocks decode as the scalar decoder does, decoding stops at the first bad block, nothing is written past the capacity"
+    )
     func everyByteAtEveryPosition() throws {
         var mismatches: [String] = []
         for level in 0...ll_base64url_vector_level() {

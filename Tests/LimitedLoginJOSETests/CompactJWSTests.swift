@@ -1,5 +1,6 @@
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginJOSE
 
 @Suite("CompactJWS: splitting and decoding")
@@ -92,7 +93,9 @@ struct CompactJWSSplitTests {
         let decoded = try CompactJWS(parsing: token) { _ in nil }
         #expect(decoded.header == factory.header)
         // A known header does not excuse the other segments.
-        #expect(throws: JWSParseError.invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "="), offset: token.split(separator: ".")[2].count))) {
+        #expect(
+            throws: JWSParseError.invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "="), offset: token.split(separator: ".")[2].count))
+        ) {
             try CompactJWS(parsing: token + "=") { _ in offered }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginJOSE
 
 @Suite("JSONDocument: one validating pass, values read in place")
@@ -28,13 +29,18 @@ struct JSONDocumentTests {
         #expect(document.member("s", of: s) == nil, "a string has no members")
         let array = try #require(document.member("a", of: root))
         var kinds: [JSONKind] = []
-        document.forEachElement(of: array) { kinds.append(document.kind(at: $0)); return true }
+        document.forEachElement(of: array) {
+            kinds.append(document.kind(at: $0))
+            return true
+        }
         #expect(kinds == [.string, .object])
         #expect(document.value == (try StrictJSONParser().parse(Array(text.utf8))))
-        #expect(document.value == .object([
-            "s": "plain", "e": "aA\n", "n": -12.5, "i": 1_700_000_000, "t": true, "z": nil,
-            "a": ["x", ["k": []]], "o": ["p": 1],
-        ]))
+        #expect(
+            document.value
+                == .object([
+                    "s": "plain", "e": "aA\n", "n": -12.5, "i": 1_700_000_000, "t": true, "z": nil,
+                    "a": ["x", ["k": []]], "o": ["p": 1],
+                ]))
     }
 
     @Test("member lookups compare names after unescaping and byte for byte")

@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginTestSupport
 import Testing
 import _CryptoExtras
+
 @testable import LimitedLoginJOSE
 
 @Suite("RS256 keys, JWK and JWKS")
@@ -35,7 +36,10 @@ struct RS256AndKeyTests {
     @Test("a JWK round-trips and names RS256 for signatures")
     func jwkRoundTrip() throws {
         let jwk = RSAJSONWebKey(publicKey: key.publicKey, keyID: "k1")
-        guard case .object(let members) = jwk.json else { Issue.record("not an object"); return }
+        guard case .object(let members) = jwk.json else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members["kty"] == "RSA")
         #expect(members["alg"] == "RS256")
         #expect(members["use"] == "sig")
@@ -52,7 +56,10 @@ struct RS256AndKeyTests {
         func refused(_ change: (inout JSONObject) -> Void) -> JWKError? {
             var members = good
             change(&members)
-            do { _ = try RSAJSONWebKey(json: members).publicKey(); return nil } catch { return error }
+            do {
+                _ = try RSAJSONWebKey(json: members).publicKey()
+                return nil
+            } catch { return error }
         }
         #expect(refused { $0["kty"] = "EC" } == .notRSA(keyType: "EC"))
         #expect(refused { $0["alg"] = "RS512" } == .algorithmMismatch("RS512"))
@@ -78,7 +85,10 @@ struct RS256AndKeyTests {
             var members = good
             members["n"] = .string(Base64URL.encode(n))
             members["e"] = .string(Base64URL.encode(e))
-            do { _ = try RSAJSONWebKey(json: members); return nil } catch { return error }
+            do {
+                _ = try RSAJSONWebKey(json: members)
+                return nil
+            } catch { return error }
         }
         #expect(refused() == nil)
         #expect(refused(n: [0] + modulus) == .leadingZeroOctet(member: "n"))
@@ -94,15 +104,26 @@ struct RS256AndKeyTests {
         let message = Array("m".utf8)
         #expect(padded.isValidSignature(try key.sign(message), for: message))
         // A key set keeps such a key as unusable, with the reason, and still serves its good keys.
-        let document: JSONValue = ["keys": [
-            ["kty": "RSA", "kid": "padded", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
-            ["kty": "RSA", "kid": "empty-e", "n": .string(Base64URL.encode(modulus)), "e": ""],
-            RSAJSONWebKey(publicKey: key.publicKey, keyID: "good").json,
-        ]]
+        let document: JSONValue = [
+            "keys": [
+                ["kty": "RSA", "kid": "padded", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
+                ["kty": "RSA", "kid": "empty-e", "n": .string(Base64URL.encode(modulus)), "e": ""],
+                RSAJSONWebKey(publicKey: key.publicKey, keyID: "good").json,
+            ]
+        ]
         let set = try JSONWebKeySet(parsing: JSONSerializer.serialize(document))
-        guard case .unusable(.leadingZeroOctet(member: "n")) = set.lookup("padded") else { Issue.record("padded n not refused"); return }
-        guard case .unusable(.emptyInteger(member: "e")) = set.lookup("empty-e") else { Issue.record("empty e not refused"); return }
-        guard case .found = set.lookup("good") else { Issue.record("good key not found"); return }
+        guard case .unusable(.leadingZeroOctet(member: "n")) = set.lookup("padded") else {
+            Issue.record("padded n not refused")
+            return
+        }
+        guard case .unusable(.emptyInteger(member: "e")) = set.lookup("empty-e") else {
+            Issue.record("empty e not refused")
+            return
+        }
+        guard case .found = set.lookup("good") else {
+            Issue.record("good key not found")
+            return
+        }
         #expect(JWKError.leadingZeroOctet(member: "n").description.contains("\"n\" starts with a zero octet"))
         #expect(JWKError.emptyInteger(member: "e").description.contains("\"e\" is empty"))
     }
@@ -118,25 +139,45 @@ struct RS256AndKeyTests {
     func keySet() throws {
         let good = RSAJSONWebKey(publicKey: key.publicKey, keyID: "good").json
         let other = RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "dup").json
-        let document: JSONValue = ["keys": [
-            good, other, RSAJSONWebKey(publicKey: key.publicKey, keyID: "dup").json,
-            ["kty": "EC", "kid": "ec", "crv": "P-256", "x": "AA", "y": "AA"],
-            ["kty": "RSA", "n": "AQAB", "e": "AQAB"],
-        ]]
+        let document: JSONValue = [
+            "keys": [
+                good, other, RSAJSONWebKey(publicKey: key.publicKey, keyID: "dup").json,
+                ["kty": "EC", "kid": "ec", "crv": "P-256", "x": "AA", "y": "AA"],
+                ["kty": "RSA", "n": "AQAB", "e": "AQAB"],
+            ]
+        ]
         let set = try JSONWebKeySet(parsing: JSONSerializer.serialize(document))
-        guard case .found = set.lookup("good") else { Issue.record("good key not found"); return }
-        guard case .ambiguous = set.lookup("dup") else { Issue.record("duplicate kid not ambiguous"); return }
-        guard case .unusable(.notRSA(keyType: "EC")) = set.lookup("ec") else { Issue.record("EC key not unusable"); return }
-        guard case .missing = set.lookup("absent") else { Issue.record("absent key found"); return }
+        guard case .found = set.lookup("good") else {
+            Issue.record("good key not found")
+            return
+        }
+        guard case .ambiguous = set.lookup("dup") else {
+            Issue.record("duplicate kid not ambiguous")
+            return
+        }
+        guard case .unusable(.notRSA(keyType: "EC")) = set.lookup("ec") else {
+            Issue.record("EC key not unusable")
+            return
+        }
+        guard case .missing = set.lookup("absent") else {
+            Issue.record("absent key found")
+            return
+        }
         #expect(set.keyIDs == ["good", "dup", "ec"])
     }
 
     @Test("a kid is matched byte for byte, not by Unicode canonical equivalence")
     func exactKeyID() throws {
         let set = TestKeys.keySet([("Key-1", key)])
-        guard case .found = set.lookup("Key-1") else { Issue.record("exact kid not found"); return }
+        guard case .found = set.lookup("Key-1") else {
+            Issue.record("exact kid not found")
+            return
+        }
         // U+212A KELVIN SIGN is canonically equivalent to "K".
-        guard case .missing = set.lookup("\u{212A}ey-1") else { Issue.record("equivalent kid matched"); return }
+        guard case .missing = set.lookup("\u{212A}ey-1") else {
+            Issue.record("equivalent kid matched")
+            return
+        }
     }
 
     @Test("small sets (searched in order) and large ones (hashed) answer alike, byte for byte")
@@ -147,12 +188,27 @@ struct RS256AndKeyTests {
             entries.append(("dup", key))
             let set = TestKeys.keySet(entries)
             for index in 0..<size {
-                guard case .found = set.lookup("Key-\(index)") else { Issue.record("Key-\(index) not found in a set of \(size)"); return }
-                guard case .missing = set.lookup("\u{212A}ey-\(index)") else { Issue.record("equivalent kid matched in a set of \(size)"); return }
+                guard case .found = set.lookup("Key-\(index)") else {
+                    Issue.record("Key-\(index) not found in a set of \(size)")
+                    return
+                }
+                guard case .missing = set.lookup("\u{212A}ey-\(index)") else {
+                    Issue.record("equivalent kid matched in a set of \(size)")
+                    return
+                }
             }
-            guard case .ambiguous = set.lookup("dup") else { Issue.record("duplicate kid not ambiguous in a set of \(size)"); return }
-            guard case .missing = set.lookup("Key-\(size)") else { Issue.record("absent kid found in a set of \(size)"); return }
-            guard case .missing = set.lookup("") else { Issue.record("empty kid found in a set of \(size)"); return }
+            guard case .ambiguous = set.lookup("dup") else {
+                Issue.record("duplicate kid not ambiguous in a set of \(size)")
+                return
+            }
+            guard case .missing = set.lookup("Key-\(size)") else {
+                Issue.record("absent kid found in a set of \(size)")
+                return
+            }
+            guard case .missing = set.lookup("") else {
+                Issue.record("empty kid found in a set of \(size)")
+                return
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LimitedLoginJOSE
 
 @Suite("StrictJSONParser: RFC 8259 with no ambiguity")
@@ -10,10 +11,12 @@ struct StrictJSONParserTests {
     @Test("reads every JSON type")
     func readsTypes() throws {
         let value = try parse(#" {"s":"a\"b\\c\/\n\u00e9\ud83d\ude00","n":-12.5e1,"i":1700000000,"t":true,"f":false,"z":null,"a":[1,[2]],"o":{}} "#)
-        #expect(value == .object([
-            "s": .string("a\"b\\c/\né😀"), "n": .number(-125), "i": .number(1_700_000_000), "t": .bool(true),
-            "f": .bool(false), "z": .null, "a": .array([.number(1), .array([.number(2)])]), "o": .object([:]),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "s": .string("a\"b\\c/\né😀"), "n": .number(-125), "i": .number(1_700_000_000), "t": .bool(true),
+                    "f": .bool(false), "z": .null, "a": .array([.number(1), .array([.number(2)])]), "o": .object([:]),
+                ]))
     }
 
     @Test("refuses duplicate member names at the top level")
@@ -51,12 +54,12 @@ struct StrictJSONParserTests {
     @Test("refuses invalid UTF-8: overlong, surrogate, truncated, stray continuation, above U+10FFFF")
     func invalidUTF8() {
         let cases: [[UInt8]] = [
-            [0xC0, 0xAF],             // overlong '/'
-            [0xE0, 0x80, 0xAF],       // overlong 3-byte
-            [0xED, 0xA0, 0x80],       // UTF-16 surrogate D800 encoded
-            [0xE2, 0x82],             // truncated
-            [0x80],                   // stray continuation
-            [0xF4, 0x90, 0x80, 0x80], // above U+10FFFF
+            [0xC0, 0xAF],  // overlong '/'
+            [0xE0, 0x80, 0xAF],  // overlong 3-byte
+            [0xED, 0xA0, 0x80],  // UTF-16 surrogate D800 encoded
+            [0xE2, 0x82],  // truncated
+            [0x80],  // stray continuation
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
             [0xFF],
         ]
         for bad in cases {

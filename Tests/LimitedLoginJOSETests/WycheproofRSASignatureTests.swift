@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LimitedLoginJOSE
 
 /// C2SP Wycheproof's RSASSA-PKCS1-v1_5 SHA-256 vectors (see `Wycheproof/README.md` for their origin), run
@@ -89,8 +90,9 @@ struct WycheproofRSASignatureTests {
                 case "invalid":
                     #expect(!verifies, "accepted an invalid signature: \(label)")
                 case "acceptable":
-                    #expect(Set(vector.flags).isSubset(of: Self.decidedAcceptableFlags) && !vector.flags.isEmpty,
-                            "an acceptable vector of a kind not decided yet: \(label)")
+                    #expect(
+                        Set(vector.flags).isSubset(of: Self.decidedAcceptableFlags) && !vector.flags.isEmpty,
+                        "an acceptable vector of a kind not decided yet: \(label)")
                     #expect(!verifies, "accepted a signature without the DigestInfo's NULL: \(label)")
                 default:
                     Issue.record("unknown result: \(label)")

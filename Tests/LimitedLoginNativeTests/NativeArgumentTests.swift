@@ -2,6 +2,7 @@ import Foundation
 import LimitedLogin
 import LimitedLoginCore
 import Testing
+
 @testable import LimitedLoginNative
 
 /// The C layer's reading of arguments: NULL, length and UTF-8 first, then what each argument must be.
@@ -84,8 +85,9 @@ struct NativeArgumentTests {
         #expect(UUID(uuidString: classic.nonce) != nil)
         #expect(UUID(uuidString: try NativeLoginRequest.configuration(scope: "", tracking: "enabled", nonce: "").nonce) != nil)
         #expect(code { _ = try NativeLoginRequest.configuration(scope: "", tracking: "Limited", nonce: nil) } == "unknown_tracking")
-        #expect(code { _ = try NativeLoginRequest.configuration(scope: "user_likes", tracking: "limited", nonce: nil) }
-            == "permission_not_allowed_in_limited_login")
+        #expect(
+            code { _ = try NativeLoginRequest.configuration(scope: "user_likes", tracking: "limited", nonce: nil) }
+                == "permission_not_allowed_in_limited_login")
         #expect(code { _ = try NativeLoginRequest.configuration(scope: "", tracking: "limited", nonce: "a\u{200B}b") } == "invalid_nonce")
     }
 

@@ -3,6 +3,7 @@ import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Synchronization
 import Testing
+
 @testable import LimitedLoginNative
 
 /// The exported C functions themselves, against a real provider on 127.0.0.1, with the SDK's scripted
@@ -19,7 +20,8 @@ struct NativeEntryPointTests {
             defer { LLFBSetResultCallback(nil, nil) }
             #expect(take(LLFBUseScriptedPerson("alice@example.com", "alice-pass", "email", 0)) == "{}")
 
-            #expect(take(LLFBLoginWithTrackingPreference(7, "email,user_birthday,user_hometown", "limited", "swift-nonce")) == #"{"callback_id":"7"}"#)
+            #expect(
+                take(LLFBLoginWithTrackingPreference(7, "email,user_birthday,user_hometown", "limited", "swift-nonce")) == #"{"callback_id":"7"}"#)
             let result = try object(try await inbox.result(for: 7))
             #expect(result["callback_id"]?.stringValue == "7")
             #expect(result["auth_nonce"]?.stringValue == "swift-nonce")
@@ -64,10 +66,12 @@ struct NativeEntryPointTests {
             #expect(take(LLFBInit("31337", baseURL, temporaryStatePath())) == "{}")
             #expect(take(LLFBLoginWithTrackingPreference(9, "", "limited", nil)) == #"{"callback_id":"9"}"#)
             let failed = try await inbox.result(for: 9)
-            #expect(failed == text([
-                "callback_id": "9", "error_code": "dialog_failed",
-                "error": "the login dialog failed (404): No app with ID 31337 is registered with this provider.",
-            ]))
+            #expect(
+                failed
+                    == text([
+                        "callback_id": "9", "error_code": "dialog_failed",
+                        "error": "the login dialog failed (404): No app with ID 31337 is registered with this provider.",
+                    ]))
         }
     }
 
@@ -77,10 +81,14 @@ struct NativeEntryPointTests {
         inbox.register()
         defer { LLFBSetResultCallback(nil, nil) }
         #expect(take(LLFBInit("1", "http://127.0.0.1:1", temporaryStatePath())) == "{}")
-        #expect(take(LLFBLoginWithTrackingPreference(10, "email", "sometimes", nil))
-            == text(["callback_id": "10", "error_code": "unknown_tracking", "error": #"tracking must be "limited" or "enabled", not "sometimes""#]))
-        #expect(take(LLFBLoginWithTrackingPreference(11, nil, "limited", nil))
-            == text(["callback_id": "11", "error_code": "null_argument", "error": "scope is NULL"]))
+        #expect(
+            take(LLFBLoginWithTrackingPreference(10, "email", "sometimes", nil))
+                == text([
+                    "callback_id": "10", "error_code": "unknown_tracking", "error": #"tracking must be "limited" or "enabled", not "sometimes""#,
+                ]))
+        #expect(
+            take(LLFBLoginWithTrackingPreference(11, nil, "limited", nil))
+                == text(["callback_id": "11", "error_code": "null_argument", "error": "scope is NULL"]))
         try await Task.sleep(for: .milliseconds(200))
         #expect(inbox.count == 0)
     }
@@ -94,12 +102,13 @@ final class ResultInbox: Sendable {
 
     /// Registers this inbox as the library's callback (its context: the inbox, kept alive by the test).
     func register() {
-        LLFBSetResultCallback({ requestID, json, context in
-            guard let context, let json else { return }
-            let inbox = Unmanaged<ResultInbox>.fromOpaque(context).takeUnretainedValue()
-            let text = String(cString: json)
-            inbox.results.withLock { $0[requestID] = text }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        LLFBSetResultCallback(
+            { requestID, json, context in
+                guard let context, let json else { return }
+                let inbox = Unmanaged<ResultInbox>.fromOpaque(context).takeUnretainedValue()
+                let text = String(cString: json)
+                inbox.results.withLock { $0[requestID] = text }
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// The result of `requestID`, waited for up to a minute.

@@ -3,6 +3,7 @@ import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
 import Testing
+
 @testable import LimitedLoginNative
 
 /// The C layer's conversions to the Unity SDK's JSON: each key and value format its C# side reads.
@@ -20,12 +21,13 @@ struct UnityShapeTests {
             ageRange: UserAgeRange(min: 18, max: 20), hometown: Location(id: "501", name: "Paris"),
             location: Location(id: "502", name: "Lyon"), gender: "female", isLimited: true
         )
-        #expect(text(UnityCurrentValues.profileMembers(profile)) == """
-            {"ageMax":"20","ageMin":"18","birthday":"640742400","email":"alice@example.com","firstName":"Alice",\
-            "friendIDs":"9002,9003","gender":"female","hometown_id":"501","hometown_name":"Paris",\
-            "imageURL":"http://127.0.0.1:1/v21.0/9001/picture","lastName":"Smith","linkURL":"https://example.com/alice",\
-            "location_id":"502","location_name":"Lyon","middleName":"Q","name":"Alice Q Smith","userID":"9001"}
-            """)
+        #expect(
+            text(UnityCurrentValues.profileMembers(profile)) == """
+                {"ageMax":"20","ageMin":"18","birthday":"640742400","email":"alice@example.com","firstName":"Alice",\
+                "friendIDs":"9002,9003","gender":"female","hometown_id":"501","hometown_name":"Paris",\
+                "imageURL":"http://127.0.0.1:1/v21.0/9001/picture","lastName":"Smith","linkURL":"https://example.com/alice",\
+                "location_id":"502","location_name":"Lyon","middleName":"Q","name":"Alice Q Smith","userID":"9001"}
+                """)
     }
 
     @Test("a profile with nothing shared: only userID; an open age range has no ageMax")
@@ -52,8 +54,9 @@ struct UnityShapeTests {
         #expect(text(UnityLoginResult.accepted(7)) == #"{"callback_id":"7"}"#)
         #expect(text(UnityLoginResult.cancelled(-3)) == #"{"callback_id":"-3","cancelled":"true"}"#)
         let error = NativeError(LoginError.timedOut(seconds: 300))
-        #expect(text(UnityLoginResult.failed(Int32.max, error))
-            == #"{"callback_id":"2147483647","error":"no login response arrived within 300 seconds","error_code":"timed_out"}"#)
+        #expect(
+            text(UnityLoginResult.failed(Int32.max, error))
+                == #"{"callback_id":"2147483647","error":"no login response arrived within 300 seconds","error_code":"timed_out"}"#)
     }
 
     @Test("a limited login's result: the authentication token and the permissions, no access token")
@@ -62,10 +65,11 @@ struct UnityShapeTests {
             token: nil, authenticationToken: AuthenticationToken(tokenString: "h.p.s", nonce: "n"), isCancelled: false,
             grantedPermissions: ["public_profile", "openid", "user_friends"], declinedPermissions: ["email"]
         )
-        #expect(text(UnityLoginResult.succeeded(1, result)) == """
-            {"auth_nonce":"n","auth_token_string":"h.p.s","callback_id":"1","declined_permissions":["email"],\
-            "granted_permissions":["openid","public_profile","user_friends"]}
-            """)
+        #expect(
+            text(UnityLoginResult.succeeded(1, result)) == """
+                {"auth_nonce":"n","auth_token_string":"h.p.s","callback_id":"1","declined_permissions":["email"],\
+                "granted_permissions":["openid","public_profile","user_friends"]}
+                """)
     }
 
     @Test("a classic login's result adds the access token's members, times in whole Unix seconds")
@@ -79,25 +83,28 @@ struct UnityShapeTests {
             token: token, authenticationToken: AuthenticationToken(tokenString: "h.p.s", nonce: "n"), isCancelled: false,
             grantedPermissions: ["email", "public_profile"], declinedPermissions: ["user_friends"]
         )
-        #expect(text(UnityLoginResult.succeeded(2, result)) == """
-            {"access_token":"EAAB","auth_nonce":"n","auth_token_string":"h.p.s","callback_id":"2",\
-            "declined_permissions":["user_friends"],"expiration_timestamp":"2000000000",\
-            "granted_permissions":["email","public_profile"],"graph_domain":"facebook","last_refresh":"1900000000","opened":"true",\
-            "permissions":["email","public_profile"],"user_id":"9001"}
-            """)
+        #expect(
+            text(UnityLoginResult.succeeded(2, result)) == """
+                {"access_token":"EAAB","auth_nonce":"n","auth_token_string":"h.p.s","callback_id":"2",\
+                "declined_permissions":["user_friends"],"expiration_timestamp":"2000000000",\
+                "granted_permissions":["email","public_profile"],"graph_domain":"facebook","last_refresh":"1900000000","opened":"true",\
+                "permissions":["email","public_profile"],"user_id":"9001"}
+                """)
     }
 
-    @Test("every LoginError case has its own error_code and keeps the SDK's message",
-          arguments: [
+    @Test(
+        "every LoginError case has its own error_code and keeps the SDK's message",
+        arguments: [
             (LoginError.invalidConfiguration, "invalid_configuration"), (.badChallengeString, "bad_challenge_string"),
             (.dialogFailed(code: "404", message: "m"), "dialog_failed"), (.invalidIDToken(.nonceMismatch), "invalid_id_token"),
             (.accessTokenHashMismatch, "access_token_hash_mismatch"), (.malformedCallback("m"), "malformed_callback"),
             (.providerUnavailable("m"), "provider_unavailable"), (.codeExchangeFailed("m"), "code_exchange_failed"),
-            (.presentationFailed("m"), "presentation_failed"), (.dialogUnreachable(origin: "http://127.0.0.1:1", reason: "connection refused"), "dialog_unreachable"),
+            (.presentationFailed("m"), "presentation_failed"),
+            (.dialogUnreachable(origin: "http://127.0.0.1:1", reason: "connection refused"), "dialog_unreachable"),
             (.timedOut(seconds: 1), "timed_out"),
             (.notSaved(.unwritable(path: "/p", reason: "r")), "not_saved"),
             (.missingAppID, "missing_app_id"), (.missingAccessToken, "missing_access_token"),
-          ])
+        ])
     func loginErrorCodes(_ error: LoginError, _ code: String) {
         let native = NativeError(error)
         #expect(native.code.rawValue == code)

@@ -2,12 +2,15 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
 
-private func call(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, token: String? = KeyRotationAndAdminTests.adminToken,
-                  json: String? = nil) async throws -> (HTTPResponse.Status, JSONObject) {
+@testable import LimitedLoginProvider
+
+private func call(
+    _ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, token: String? = KeyRotationAndAdminTests.adminToken,
+    json: String? = nil
+) async throws -> (HTTPResponse.Status, JSONObject) {
     var headers: HTTPFields = [:]
     if let token { headers[.authorization] = "Bearer \(token)" }
     if json != nil { headers[.contentType] = "application/json" }
@@ -23,7 +26,8 @@ struct AdminDirectoryTests {
     @Test("apps: create, refuse duplicates and bad bodies, log in to it, move it to another business, delete it")
     func apps() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, provider in
-            let created = try await call(client, "/_admin/apps", method: .post, json: #"{"id":"5555","name":"Admin App","secret":"s5","business_id":"77"}"#)
+            let created = try await call(
+                client, "/_admin/apps", method: .post, json: #"{"id":"5555","name":"Admin App","secret":"s5","business_id":"77"}"#)
             #expect(created.0 == .created)
             #expect(created.1["id"] == "5555" && created.1["business_id"] == "77")
             let duplicate = try await call(client, "/_admin/apps", method: .post, json: #"{"id":"5555","name":"Again"}"#)
@@ -64,14 +68,19 @@ struct AdminDirectoryTests {
     @Test("users and friendships: create with friends, log in, unfriend, delete; reset seeds the demo data again, or empties the store")
     func usersAndFriends() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, provider in
-            let created = try await call(client, "/_admin/users", method: .post, json: """
-                {"id":"200001","first_name":"Erin","last_name":"New","email":"erin@example.com","password":"pw","pickable":true,"friends":["\(TestFixtures.alice)"]}
-                """)
+            let created = try await call(
+                client, "/_admin/users", method: .post,
+                json: """
+                    {"id":"200001","first_name":"Erin","last_name":"New","email":"erin@example.com","password":"pw","pickable":true,"friends":["\(TestFixtures.alice)"]}
+                    """)
             #expect(created.0 == .created)
             #expect(created.1["friends"] == .array([.string(TestFixtures.alice)]))
-            let duplicate = try await call(client, "/_admin/users", method: .post, json: #"{"first_name":"E","last_name":"N","email":"ERIN@example.com","password":"pw"}"#)
+            let duplicate = try await call(
+                client, "/_admin/users", method: .post, json: #"{"first_name":"E","last_name":"N","email":"ERIN@example.com","password":"pw"}"#)
             #expect(duplicate.0 == .conflict)
-            let unknownFriend = try await call(client, "/_admin/users", method: .post, json: #"{"first_name":"F","last_name":"G","email":"f@example.com","password":"pw","friends":["nobody"]}"#)
+            let unknownFriend = try await call(
+                client, "/_admin/users", method: .post,
+                json: #"{"first_name":"F","last_name":"G","email":"f@example.com","password":"pw","friends":["nobody"]}"#)
             #expect(message(unknownFriend.1) == "The friend nobody is not a test user (give an ID or an email).")
 
             // Erin and Alice install with user_friends: each sees the other.
@@ -80,10 +89,12 @@ struct AdminDirectoryTests {
             }
             let erinASID = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: "200001")
             #expect(try await provider.store.visibleFriendASIDs(userID: TestFixtures.alice, appID: TestFixtures.appID).contains(erinASID))
-            let unfriended = try await call(client, "/_admin/friendships", method: .delete, json: #"{"user_id":"200001","friend_id":"\#(TestFixtures.alice)"}"#)
+            let unfriended = try await call(
+                client, "/_admin/friendships", method: .delete, json: #"{"user_id":"200001","friend_id":"\#(TestFixtures.alice)"}"#)
             #expect(unfriended.0 == .ok)
             #expect(try await !provider.store.visibleFriendASIDs(userID: TestFixtures.alice, appID: TestFixtures.appID).contains(erinASID))
-            let refriended = try await call(client, "/_admin/friendships", method: .post, json: #"{"user_id":"200001","friend_id":"\#(TestFixtures.alice)"}"#)
+            let refriended = try await call(
+                client, "/_admin/friendships", method: .post, json: #"{"user_id":"200001","friend_id":"\#(TestFixtures.alice)"}"#)
             #expect(refriended.0 == .ok)
             let selfFriend = try await call(client, "/_admin/friendships", method: .post, json: #"{"user_id":"200001","friend_id":"200001"}"#)
             #expect(message(selfFriend.1) == "A test user cannot be their own friend.")

@@ -3,23 +3,26 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #31 item 1: an empty, blank or short admin token is refused at start (an empty one opened the
 /// console), and wrong admin tokens are limited per client address on the admin API and the console.
 @Suite("Admin token: refused when weak, guesses limited")
 struct AdminTokenHardeningTests {
-    @Test("empty, blank, tab, control-character and short admin tokens stop the provider before it starts", arguments: [
-        ("", "the admin token is empty (an unset variable?): give one of at least 16 characters, or none and the provider makes one"),
-        (" ", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
-        ("\t", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
-        ("   \n  ", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
-        ("sixteen-chars\tok", "the admin token has a control character (a tab or a line break?), which no Authorization header can carry"),
-        ("a", "the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
-        ("fifteen-chars-x", "the admin token has 15 characters; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
-    ])
+    @Test(
+        "empty, blank, tab, control-character and short admin tokens stop the provider before it starts",
+        arguments: [
+            ("", "the admin token is empty (an unset variable?): give one of at least 16 characters, or none and the provider makes one"),
+            (" ", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
+            ("\t", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
+            ("   \n  ", "the admin token is only white space: give one of at least 16 characters, or none and the provider makes one"),
+            ("sixteen-chars\tok", "the admin token has a control character (a tab or a line break?), which no Authorization header can carry"),
+            ("a", "the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
+            ("fifteen-chars-x", "the admin token has 15 characters; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
+        ])
     func weakTokensRefused(token: String, reason: String) async throws {
         var configuration = TestFixtures.configuration()
         configuration.adminToken = token
@@ -46,7 +49,8 @@ struct AdminTokenHardeningTests {
         }
     }
 
-    @Test("on a real server: wrong admin tokens from one address, then 429 with Retry-After on the admin API and the console, even for the right token")
+    @Test(
+        "on a real server: wrong admin tokens from one address, then 429 with Retry-After on the admin API and the console, even for the right token")
     func guessesLimited() async throws {
         var configuration = KeyRotationAndAdminTests.configuration()
         configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 3, window: 60)

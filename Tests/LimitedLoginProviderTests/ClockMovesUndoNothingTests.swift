@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #36 item 3: a clock moved forward and back undoes nothing. A used form stays used whatever the time
 /// (its record is kept until it has expired at a time the clock cannot go back past, and a form older than
@@ -61,7 +62,9 @@ struct ClockMovesUndoNothingTests {
             try await Self.clock(client, #"{"advance": -10800, "force": true}"#)
             let again = try await browser.consent(on: consent)
             #expect(again.status != .seeOther, "a used form was taken again")
-            #expect(again.body.contains(DialogController.formExpired.message) || again.body.contains("This form was already sent"), "\(again.body.prefix(300))")
+            #expect(
+                again.body.contains(DialogController.formExpired.message) || again.body.contains("This form was already sent"),
+                "\(again.body.prefix(300))")
         }
     }
 

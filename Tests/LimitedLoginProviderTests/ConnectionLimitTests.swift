@@ -1,8 +1,9 @@
 import Foundation
 import LimitedLoginTestSupport
-@testable import LimitedLoginProvider
 import Logging
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Runs a provider with `limits` on 127.0.0.1 on a free port for the length of `body`, as `serve` runs it
 /// (the same application and child channel), and gives the port.
@@ -159,7 +160,8 @@ struct ConnectionLimitTests {
         // 8 s, so that the prompt client's 0.5 s body has room on a machine busy with the whole suite and more.
         let limits = ConnectionLimits(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .seconds(8))
         let body = "app_id=\(TestFixtures.appID)&id_token=" + String(repeating: "x", count: 60)
-        let head = "POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        let head =
+            "POST /platform/uninstall HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         try await withServedProvider(limits) { port in
             async let stalled: Duration? = onOwnThread {
                 // Half the body at once, then a byte every 400 ms: the rest would take 16 s, past the 8 s timeout.
@@ -194,7 +196,9 @@ struct ConnectionLimitTests {
         }
     }
 
-    @Test("with a maximum of 3 connections, a 4th is closed at once while 3 are open, and accepted again once one closes; refusals are logged once per interval with their count")
+    @Test(
+        "with a maximum of 3 connections, a 4th is closed at once while 3 are open, and accepted again once one closes; refusals are logged once per interval with their count"
+    )
     func maximumConnections() async throws {
         let logs = CapturedLogs()
         var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
@@ -226,7 +230,8 @@ struct ConnectionLimitTests {
                 #expect(answer.hasPrefix("HTTP/1.1 200 OK"), "an admitted connection did not answer: \(answer)")
             }
             #expect(refusalLines().count == 1)
-            #expect(refusalLines().first?.contains("Refused 1 connection since the last report: 3 connections were open") == true, "\(refusalLines())")
+            #expect(
+                refusalLines().first?.contains("Refused 1 connection since the last report: 3 connections were open") == true, "\(refusalLines())")
 
             // Two more within the interval: no line now, one line with both when the interval has passed.
             let refusedStayedOpen = try await onOwnThread {

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLogin
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #20: "Not you? Switch account" on the consent page.
 @Suite("Dialog: switching account on the consent page")

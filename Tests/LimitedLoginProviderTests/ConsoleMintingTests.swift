@@ -2,10 +2,11 @@ import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #30 item 5 in the console: the minting options (user or subject, permissions, nonce or raw nonce,
 /// claims, lifetime, defect, tracking) from a form, the token shown once to copy.
@@ -18,10 +19,12 @@ struct ConsoleMintingTests {
             let console = try await ConsoleTests.signIn(browser)
             #expect(console.body.contains(#"id="mint-form""#) && !console.body.contains(#"id="minted""#))
             let csrf = try #require(console.hiddenInput("csrf"))
-            let page = try await ConsoleTests.act(browser, "mint-token", csrf: csrf, [
-                ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("subject", "zed-42"), ("permissions", "email"),
-                ("raw_nonce", "r-1"), ("claims", #"{"name": "Zed"}"#), ("lifetime", "120"),
-            ])
+            let page = try await ConsoleTests.act(
+                browser, "mint-token", csrf: csrf,
+                [
+                    ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("subject", "zed-42"), ("permissions", "email"),
+                    ("raw_nonce", "r-1"), ("claims", #"{"name": "Zed"}"#), ("lifetime", "120"),
+                ])
             #expect(page.status == .ok, "\(page.body.prefix(400))")
             #expect(page.body.contains("A token was minted"))
             let token = try #require(Self.textarea("minted-id-token", in: page.body))
@@ -43,15 +46,20 @@ struct ConsoleMintingTests {
         try await withProvider(harnessConfiguration()) { client, _ in
             let browser = DialogBrowser(client: client)
             let csrf = try #require(try await ConsoleTests.signIn(browser).hiddenInput("csrf"))
-            let badClaims = try await ConsoleTests.act(browser, "mint-token", csrf: csrf, [
-                ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("claims", "[1]"),
-            ])
+            let badClaims = try await ConsoleTests.act(
+                browser, "mint-token", csrf: csrf,
+                [
+                    ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("claims", "[1]"),
+                ])
             #expect(badClaims.status == .badRequest)
             #expect(badClaims.body.contains("The claims must be a JSON object"))
-            let badDefect = try await ConsoleTests.act(browser, "mint-token", csrf: csrf, [
-                ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("defect", "nonsense"),
-            ])
-            #expect(badDefect.status == .badRequest && badDefect.body.contains("Unknown defect &quot;nonsense&quot;"), "\(badDefect.body.prefix(300))")
+            let badDefect = try await ConsoleTests.act(
+                browser, "mint-token", csrf: csrf,
+                [
+                    ("app_id", TestFixtures.appID), ("user", TestFixtures.alice), ("defect", "nonsense"),
+                ])
+            #expect(
+                badDefect.status == .badRequest && badDefect.body.contains("Unknown defect &quot;nonsense&quot;"), "\(badDefect.body.prefix(300))")
             let noCSRF = try await ConsoleTests.act(browser, "mint-token", csrf: nil, [("app_id", TestFixtures.appID), ("user", TestFixtures.alice)])
             #expect(noCSRF.status == .forbidden)
         }
@@ -60,7 +68,7 @@ struct ConsoleMintingTests {
     /// The text of `<textarea id="ID" …>…</textarea>`, unescaped.
     static func textarea(_ id: String, in html: String) -> String? {
         guard let start = html.range(of: "<textarea id=\"\(id)\""), let close = html[start.upperBound...].range(of: ">"),
-              let end = html[close.upperBound...].range(of: "</textarea>")
+            let end = html[close.upperBound...].range(of: "</textarea>")
         else { return nil }
         return String(html[close.upperBound..<end.lowerBound])
     }

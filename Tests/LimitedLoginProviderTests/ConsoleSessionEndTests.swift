@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #31 item 5: a console session ends at sign-out and at an admin-token change for good: a kept
 /// `ll_console` cookie is refused afterwards, also by another browser's session, and across restarts.
@@ -26,10 +27,12 @@ struct ConsoleSessionEndTests {
     @Test("sign-out ends the session whose cookie a browser kept, and every other console session")
     func signOutEndsSessions() async throws {
         try await withProvider(harnessConfiguration()) { client, _ in
-            let browser = DialogBrowser(client: client), other = DialogBrowser(client: client)
+            let browser = DialogBrowser(client: client)
+            let other = DialogBrowser(client: client)
             let page = try await ConsoleTests.signIn(browser)
             _ = try await ConsoleTests.signIn(other)
-            let kept = try Self.consoleCookie(browser), otherKept = try Self.consoleCookie(other)
+            let kept = try Self.consoleCookie(browser)
+            let otherKept = try Self.consoleCookie(other)
             #expect(try await Self.replay(kept, client))
             var form = FormParameters()
             form.append("csrf", try #require(page.hiddenInput("csrf")))
@@ -66,7 +69,8 @@ struct ConsoleSessionEndTests {
                 throw error
             }
         }
-        let first = KeyRotationAndAdminTests.adminToken, second = "another-admin-token-of-16+"
+        let first = KeyRotationAndAdminTests.adminToken
+        let second = "another-admin-token-of-16+"
         let kept: String = try await served(first) { client in
             let browser = DialogBrowser(client: client)
             _ = try await ConsoleTests.signIn(browser)

@@ -4,9 +4,10 @@ import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #20: the console at /_console (sign-in with the admin token, session cookie, CSRF-checked forms,
 /// each form one admin API call) and the admin routes it added (grants, app edits, recent logins).
@@ -71,7 +72,8 @@ struct ConsoleTests {
             #expect(otherCSRF != csrf)
             let foreign = try await Self.act(browser, "delete-app", csrf: otherCSRF, [("app_id", TestFixtures.appID)])
             #expect(foreign.status == .forbidden)
-            let altered = try await Self.act(browser, "delete-app", csrf: String(csrf.dropLast()) + (csrf.hasSuffix("A") ? "B" : "A"), [("app_id", TestFixtures.appID)])
+            let altered = try await Self.act(
+                browser, "delete-app", csrf: String(csrf.dropLast()) + (csrf.hasSuffix("A") ? "B" : "A"), [("app_id", TestFixtures.appID)])
             #expect(altered.status == .forbidden)
             #expect(try await provider.store.app(id: TestFixtures.appID) != nil, "nothing changed")
 
@@ -98,16 +100,23 @@ struct ConsoleTests {
             let bad = try await Self.act(browser, "create-app", csrf: csrf, [("name", "Bad"), ("id", "abc")])
             #expect(bad.status == .badRequest)
             #expect(bad.body.contains("App ID &quot;abc&quot; must be digits."), "\(bad.body)")
-            let created = try await Self.act(browser, "create-app", csrf: csrf, [("name", "Console App"), ("id", "5550001"), ("redirect_uris", "https://c.example/cb\nhttps://c.example/cb2")])
+            let created = try await Self.act(
+                browser, "create-app", csrf: csrf,
+                [("name", "Console App"), ("id", "5550001"), ("redirect_uris", "https://c.example/cb\nhttps://c.example/cb2")])
             #expect(created.status == .seeOther)
             let apps = try await admin(client, "/_admin/apps")
             let app = try #require(apps.object["apps"]?.arrayValue?.compactMap(\.objectValue).first { $0["id"]?.stringValue == "5550001" })
             #expect(app["redirect_uris"]?.arrayValue?.count == 2)
             let secret = try #require(app["secret"]?.stringValue)
 
-            let edited = try await Self.act(browser, "edit-app", csrf: csrf, [("app_id", "5550001"), ("name", "Renamed"), ("redirect_uris", "https://c.example/only"), ("new_secret", "1")])
+            let edited = try await Self.act(
+                browser, "edit-app", csrf: csrf,
+                [("app_id", "5550001"), ("name", "Renamed"), ("redirect_uris", "https://c.example/only"), ("new_secret", "1")])
             #expect(edited.status == .seeOther)
-            let after = try #require(try await admin(client, "/_admin/apps").object["apps"]?.arrayValue?.compactMap(\.objectValue).first { $0["id"]?.stringValue == "5550001" })
+            let after = try #require(
+                try await admin(client, "/_admin/apps").object["apps"]?.arrayValue?.compactMap(\.objectValue).first {
+                    $0["id"]?.stringValue == "5550001"
+                })
             #expect(after["name"]?.stringValue == "Renamed")
             #expect(after["redirect_uris"]?.arrayValue?.compactMap(\.stringValue) == ["https://c.example/only"])
             #expect(after["secret"]?.stringValue != secret)
@@ -124,29 +133,39 @@ struct ConsoleTests {
             #expect(generated.status == .seeOther)
             let users = try #require(try await admin(client, "/_admin/users").object["users"]?.arrayValue)
             #expect(users.count == 4, "three fixture users and the generated one")
-            let user = try await Self.act(browser, "create-user", csrf: csrf, [
-                ("first_name", "Zoe"), ("last_name", "Console"), ("email", "zoe@example.com"), ("birthday", "01/02/1990"),
-                ("gender", "female"), ("hometown", "Lisbon"), ("location", "Porto"), ("link", "https://example.com/zoe"), ("pickable", "1"),
-            ])
+            let user = try await Self.act(
+                browser, "create-user", csrf: csrf,
+                [
+                    ("first_name", "Zoe"), ("last_name", "Console"), ("email", "zoe@example.com"), ("birthday", "01/02/1990"),
+                    ("gender", "female"), ("hometown", "Lisbon"), ("location", "Porto"), ("link", "https://example.com/zoe"), ("pickable", "1"),
+                ])
             #expect(user.status == .seeOther)
-            let zoe = try #require(try await admin(client, "/_admin/users").object["users"]?.arrayValue?.compactMap(\.objectValue).first { $0["email"]?.stringValue == "zoe@example.com" })
+            let zoe = try #require(
+                try await admin(client, "/_admin/users").object["users"]?.arrayValue?.compactMap(\.objectValue).first {
+                    $0["email"]?.stringValue == "zoe@example.com"
+                })
             #expect(zoe["hometown"]?.objectValue?["name"]?.stringValue == "Lisbon" && zoe["birthday"]?.stringValue == "01/02/1990")
-            let duplicate = try await Self.act(browser, "create-user", csrf: csrf, [("first_name", "Zoe"), ("last_name", "Again"), ("email", "zoe@example.com"), ("pickable", "1")])
+            let duplicate = try await Self.act(
+                browser, "create-user", csrf: csrf, [("first_name", "Zoe"), ("last_name", "Again"), ("email", "zoe@example.com"), ("pickable", "1")])
             #expect(duplicate.status == .conflict && duplicate.body.contains("already exists"), "\(duplicate.status) \(duplicate.body)")
 
             let zoeID = try #require(zoe["id"]?.stringValue)
-            let edited2 = try await Self.act(browser, "edit-user", csrf: csrf, [
-                ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "zoe@example.com"),
-                ("birthday", "01/02/1991"), ("hometown", "Lisbon"), ("hometown_id", zoe["hometown"]?.objectValue?["id"]?.stringValue ?? ""),
-                ("pickable", "1"),
-            ])
+            let edited2 = try await Self.act(
+                browser, "edit-user", csrf: csrf,
+                [
+                    ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "zoe@example.com"),
+                    ("birthday", "01/02/1991"), ("hometown", "Lisbon"), ("hometown_id", zoe["hometown"]?.objectValue?["id"]?.stringValue ?? ""),
+                    ("pickable", "1"),
+                ])
             #expect(edited2.status == .seeOther, "\(edited2.body.prefix(400))")
             let zoeAfter = try #require(try await provider.store.user(id: zoeID))
             #expect(zoeAfter.firstName == "Zoë" && zoeAfter.birthday == "01/02/1991" && zoeAfter.gender == nil && zoeAfter.location == nil)
             #expect(zoeAfter.hometown?.id == zoe["hometown"]?.objectValue?["id"]?.stringValue, "the hometown keeps its ID")
-            let badEdit = try await Self.act(browser, "edit-user", csrf: csrf, [
-                ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "alice@example.com"), ("pickable", "1"),
-            ])
+            let badEdit = try await Self.act(
+                browser, "edit-user", csrf: csrf,
+                [
+                    ("user_id", zoeID), ("first_name", "Zoë"), ("last_name", "Console"), ("email", "alice@example.com"), ("pickable", "1"),
+                ])
             #expect(badEdit.status == .conflict && badEdit.body.contains("Another test user has the email alice@example.com."))
             let friends = try await Self.act(browser, "add-friends", csrf: csrf, [("user_id", "zoe@example.com"), ("friend_id", TestFixtures.alice)])
             #expect(friends.status == .seeOther)
@@ -198,16 +217,22 @@ struct ConsoleTests {
             #expect(first.status == .seeOther)
             let listed = try await admin(client, "/_admin/grants?user_id=\(TestFixtures.alice)")
             let grant = try #require(listed.object["grants"]?.arrayValue?.first?.objectValue)
-            #expect(grant["granted"]?.arrayValue?.compactMap(\.stringValue) == ["email", "openid", "public_profile", "user_friends"].filter { $0 != "openid" })
+            #expect(
+                grant["granted"]?.arrayValue?.compactMap(\.stringValue)
+                    == ["email", "openid", "public_profile", "user_friends"].filter { $0 != "openid" })
             #expect(try await admin(client, "/_admin/grants?user_id=nobody@example.com").status == .notFound)
 
             let browser = DialogBrowser(client: client)
             let csrf = try #require(try await ConsoleTests.signIn(browser).hiddenInput("csrf"))
-            let publicProfile = try await Self.act(browser, "revoke-permission", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "public_profile")])
+            let publicProfile = try await Self.act(
+                browser, "revoke-permission", csrf: csrf,
+                [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "public_profile")])
             #expect(publicProfile.status == .badRequest && publicProfile.body.contains("public_profile cannot be revoked alone"))
-            let revoked = try await Self.act(browser, "revoke-permission", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "email")])
+            let revoked = try await Self.act(
+                browser, "revoke-permission", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "email")])
             #expect(revoked.status == .seeOther)
-            let again = try await Self.act(browser, "revoke-permission", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "email")])
+            let again = try await Self.act(
+                browser, "revoke-permission", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice), ("permission", "email")])
             #expect(again.status == .notFound && again.body.contains("has not granted email"))
             let stored = try #require(try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice))
             #expect(!stored.granted.contains(.email) && !stored.declined.contains(.email) && stored.granted.contains(.userFriends))

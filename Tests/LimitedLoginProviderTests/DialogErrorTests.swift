@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Dialog: bad requests")
 struct DialogErrorTests {
@@ -12,38 +13,70 @@ struct DialogErrorTests {
         ("unknown app", dialogPath(appID: "999"), .notFound, "App not found", "No app with ID 999 is registered with this provider."),
         ("no client_id", "/v21.0/dialog/oauth?redirect_uri=x&nonce=n", .badRequest, "Invalid request", "The request has no client_id (the app ID)."),
         ("no redirect URI", dialogPath(redirectURI: nil), .badRequest, "Invalid redirect URI", "The request has no redirect_uri."),
-        ("unregistered", dialogPath(redirectURI: "https://evil.example/callback"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri https://evil.example/callback is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."),
-        ("registered URI plus a path", dialogPath(redirectURI: "https://app.example/callback/x"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri https://app.example/callback/x is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."),
-        ("registered URI in other case", dialogPath(redirectURI: "https://APP.example/callback"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri https://APP.example/callback is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."),
-        ("another app's fb scheme", dialogPath(redirectURI: "fb\(TestFixtures.otherAppID)://authorize/"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri fb\(TestFixtures.otherAppID)://authorize/ is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."),
-        ("localhost is not loopback", dialogPath(redirectURI: "http://localhost:8000/cb"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri http://localhost:8000/cb is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."),
-        ("loopback look-alike host", dialogPath(redirectURI: "http://127.0.0.1.evil.example/cb"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."),
-        ("loopback user-info trick", dialogPath(redirectURI: "http://127.0.0.1:80@evil.example/cb"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."),
-        ("loopback port out of range", dialogPath(redirectURI: "http://127.0.0.1:99999/cb"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: the loopback port must be a number from 1 to 65535."),
-        ("loopback without a path", dialogPath(redirectURI: "http://127.0.0.1:8000"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."),
-        ("fragment", dialogPath(redirectURI: "http://127.0.0.1:8000/cb#x"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: it contains a fragment (#)."),
-        ("backslash", dialogPath(redirectURI: "http://127.0.0.1:8000\\@evil.example/"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: it contains a backslash."),
-        ("space", dialogPath(redirectURI: "http://127.0.0.1:8000/c b"), .badRequest, "Invalid redirect URI",
-         "The redirect_uri is malformed: it contains a space, a control character or a non-ASCII character."),
-        ("two redirect URIs", dialogPath(extra: [("redirect_uri", "https://evil.example/")]), .badRequest, "Invalid request",
-         "The request is ambiguous: the parameter redirect_uri is given more than once."),
-        ("bad percent-encoding", dialogPath() + "&state=%zz", .badRequest, "Invalid request",
-         "The request cannot be read: the parameter state has a malformed percent-encoding."),
-        ("invalid UTF-8", dialogPath() + "&x=%ff", .badRequest, "Invalid request",
-         "The request cannot be read: the parameter x is not valid UTF-8."),
-        ("unknown response_mode", dialogPath(extra: [("response_mode", "web_message")]), .badRequest, "Invalid request",
-         "response_mode must be fragment, query or form_post, not web_message."),
+        (
+            "unregistered", dialogPath(redirectURI: "https://evil.example/callback"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri https://evil.example/callback is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        ),
+        (
+            "registered URI plus a path", dialogPath(redirectURI: "https://app.example/callback/x"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri https://app.example/callback/x is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        ),
+        (
+            "registered URI in other case", dialogPath(redirectURI: "https://APP.example/callback"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri https://APP.example/callback is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        ),
+        (
+            "another app's fb scheme", dialogPath(redirectURI: "fb\(TestFixtures.otherAppID)://authorize/"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri fb\(TestFixtures.otherAppID)://authorize/ is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        ),
+        (
+            "localhost is not loopback", dialogPath(redirectURI: "http://localhost:8000/cb"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri http://localhost:8000/cb is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+        ),
+        (
+            "loopback look-alike host", dialogPath(redirectURI: "http://127.0.0.1.evil.example/cb"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."
+        ),
+        (
+            "loopback user-info trick", dialogPath(redirectURI: "http://127.0.0.1:80@evil.example/cb"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."
+        ),
+        (
+            "loopback port out of range", dialogPath(redirectURI: "http://127.0.0.1:99999/cb"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: the loopback port must be a number from 1 to 65535."
+        ),
+        (
+            "loopback without a path", dialogPath(redirectURI: "http://127.0.0.1:8000"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: a loopback redirect needs a path starting with / right after the host and port."
+        ),
+        (
+            "fragment", dialogPath(redirectURI: "http://127.0.0.1:8000/cb#x"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: it contains a fragment (#)."
+        ),
+        (
+            "backslash", dialogPath(redirectURI: "http://127.0.0.1:8000\\@evil.example/"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: it contains a backslash."
+        ),
+        (
+            "space", dialogPath(redirectURI: "http://127.0.0.1:8000/c b"), .badRequest, "Invalid redirect URI",
+            "The redirect_uri is malformed: it contains a space, a control character or a non-ASCII character."
+        ),
+        (
+            "two redirect URIs", dialogPath(extra: [("redirect_uri", "https://evil.example/")]), .badRequest, "Invalid request",
+            "The request is ambiguous: the parameter redirect_uri is given more than once."
+        ),
+        (
+            "bad percent-encoding", dialogPath() + "&state=%zz", .badRequest, "Invalid request",
+            "The request cannot be read: the parameter state has a malformed percent-encoding."
+        ),
+        (
+            "invalid UTF-8", dialogPath() + "&x=%ff", .badRequest, "Invalid request",
+            "The request cannot be read: the parameter x is not valid UTF-8."
+        ),
+        (
+            "unknown response_mode", dialogPath(extra: [("response_mode", "web_message")]), .badRequest, "Invalid request",
+            "response_mode must be fragment, query or form_post, not web_message."
+        ),
     ]
 
     @Test("requests without a trustworthy app and redirect URI get an error page and no redirect", arguments: 0..<pageCases.count)
@@ -65,20 +98,44 @@ struct DialogErrorTests {
         ("space in nonce", dialogPath(nonce: "a b"), "invalid_request", "The nonce must be non-empty, without whitespace or control characters."),
         ("tab in nonce", dialogPath(nonce: "a\tb"), "invalid_request", "The nonce must be non-empty, without whitespace or control characters."),
         ("newline in nonce", dialogPath(nonce: "abc\n"), "invalid_request", "The nonce must be non-empty, without whitespace or control characters."),
-        ("zero-width space in nonce", dialogPath(nonce: "a\u{200B}b"), "invalid_request", "The nonce must be non-empty, without whitespace or control characters."),
-        ("limited user_likes", dialogPath(scope: "openid,user_likes"), "invalid_scope", "user_likes cannot be requested in a limited login; only the limited set is allowed."),
-        ("limited business permission", dialogPath(scope: "pages_show_list"), "invalid_scope", "pages_show_list cannot be requested in a limited login; only the limited set is allowed."),
+        (
+            "zero-width space in nonce", dialogPath(nonce: "a\u{200B}b"), "invalid_request",
+            "The nonce must be non-empty, without whitespace or control characters."
+        ),
+        (
+            "limited user_likes", dialogPath(scope: "openid,user_likes"), "invalid_scope",
+            "user_likes cannot be requested in a limited login; only the limited set is allowed."
+        ),
+        (
+            "limited business permission", dialogPath(scope: "pages_show_list"), "invalid_scope",
+            "pages_show_list cannot be requested in a limited login; only the limited set is allowed."
+        ),
         ("bad permission syntax", dialogPath(scope: "Email"), "invalid_scope", "Email is not a valid permission name (only a-z and _)."),
-        ("unknown response type", dialogPath(responseType: "id_token,magic"), "unsupported_response_type", "The response_type magic is not supported."),
-        ("limited without id_token", dialogPath(responseType: "graph_domain"), "invalid_request",
-         "A limited login (tp=ios_14_do_not_track) returns an ID token: response_type must include id_token."),
-        ("limited asking for a token", dialogPath(responseType: "id_token,token"), "invalid_request",
-         "A limited login issues no access token or code: drop token and code from response_type."),
+        (
+            "unknown response type", dialogPath(responseType: "id_token,magic"), "unsupported_response_type",
+            "The response_type magic is not supported."
+        ),
+        (
+            "limited without id_token", dialogPath(responseType: "graph_domain"), "invalid_request",
+            "A limited login (tp=ios_14_do_not_track) returns an ID token: response_type must include id_token."
+        ),
+        (
+            "limited asking for a token", dialogPath(responseType: "id_token,token"), "invalid_request",
+            "A limited login issues no access token or code: drop token and code from response_type."
+        ),
         ("bad auth_type", dialogPath(extra: [("auth_type", "always")]), "invalid_request", "auth_type must be rerequest or reauthorize, not always."),
-        ("plain PKCE", dialogPath(limited: false, responseType: "code", extra: [("code_challenge", String(repeating: "a", count: 43)), ("code_challenge_method", "plain")]),
-         "invalid_request", "code_challenge_method must be S256."),
-        ("short PKCE challenge", dialogPath(limited: false, responseType: "code", extra: [("code_challenge", "abc"), ("code_challenge_method", "S256")]),
-         "invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)."),
+        (
+            "plain PKCE",
+            dialogPath(
+                limited: false, responseType: "code",
+                extra: [("code_challenge", String(repeating: "a", count: 43)), ("code_challenge_method", "plain")]),
+            "invalid_request", "code_challenge_method must be S256."
+        ),
+        (
+            "short PKCE challenge",
+            dialogPath(limited: false, responseType: "code", extra: [("code_challenge", "abc"), ("code_challenge_method", "S256")]),
+            "invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)."
+        ),
         ("two nonces", dialogPath(extra: [("nonce", "other")]), "invalid_request", "the parameter nonce is given more than once."),
     ]
 
@@ -102,8 +159,9 @@ struct DialogErrorTests {
     func errorInQuery() async throws {
         try await withProvider { client, _ in
             let page = try await DialogBrowser(client: client).get(dialogPath(nonce: nil, extra: [("response_mode", "query")]))
-            #expect(page.location == TestFixtures.registeredRedirect
-                + "?error=invalid_request&error_code=100&error_message=A+nonce+is+required+when+an+ID+token+is+requested.&state=state-xyz")
+            #expect(
+                page.location == TestFixtures.registeredRedirect
+                    + "?error=invalid_request&error_code=100&error_message=A+nonce+is+required+when+an+ID+token+is+requested.&state=state-xyz")
         }
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
-import LimitedLoginTestSupport
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Dialog: sign-in, consent, and the response")
 struct DialogFlowTests {
@@ -133,8 +134,9 @@ struct DialogFlowTests {
             let consent = try await browser.get(try #require(signedIn.location))
             let cancelled = try await browser.consent(on: consent, action: "cancel")
             #expect(cancelled.status == .seeOther)
-            #expect(cancelled.location == TestFixtures.registeredRedirect
-                + "#error=access_denied&error_code=200&error_description=Permissions+error&error_reason=user_denied&state=state-xyz")
+            #expect(
+                cancelled.location == TestFixtures.registeredRedirect
+                    + "#error=access_denied&error_code=200&error_description=Permissions+error&error_reason=user_denied&state=state-xyz")
         }
     }
 
@@ -235,9 +237,12 @@ struct DialogFlowTests {
     func versionSegment() async throws {
         try await withProvider { client, _ in
             let browser = DialogBrowser(client: client)
-            let plain = try await browser.get(dialogPath(version: nil)); #expect(plain.status == .ok)
-            let old = try await browser.get(dialogPath(version: "v2.12")); #expect(old.status == .ok)
-            let bad = try await browser.get(dialogPath(version: "latest")); #expect(bad.status == .notFound)
+            let plain = try await browser.get(dialogPath(version: nil))
+            #expect(plain.status == .ok)
+            let old = try await browser.get(dialogPath(version: "v2.12"))
+            #expect(old.status == .ok)
+            let bad = try await browser.get(dialogPath(version: "latest"))
+            #expect(bad.status == .notFound)
         }
     }
 

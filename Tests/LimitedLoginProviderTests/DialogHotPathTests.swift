@@ -1,8 +1,9 @@
-@testable import LimitedLoginProvider
 import Foundation
 import LimitedLoginCore
 import LimitedLoginJOSE
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #17 rewrote two small parts of every login to read bytes: the version in the dialog's path and the
 /// ID token's `jti`. They must answer as before.
@@ -13,10 +14,12 @@ struct DialogHotPathTests {
         #expect(DialogController.isVersion(text))
     }
 
-    @Test("anything else is not a version (the dialog answers 404)", arguments: [
-        "", "v", "v.", "v21", "v21.", "v.0", "21.0", "V21.0", "v21.0.1", "v12345.0", "v1.12345", "v1..2", "v-1.0", "v1.0 ",
-        "v\u{0662}.0", "v21\u{FF0E}0", "vv21.0",
-    ])
+    @Test(
+        "anything else is not a version (the dialog answers 404)",
+        arguments: [
+            "", "v", "v.", "v21", "v21.", "v.0", "21.0", "V21.0", "v21.0.1", "v12345.0", "v1.12345", "v1..2", "v-1.0", "v1.0 ",
+            "v\u{0662}.0", "v21\u{FF0E}0", "vv21.0",
+        ])
     func notVersions(_ text: String) {
         #expect(!DialogController.isVersion(text))
     }
@@ -67,11 +70,12 @@ struct DialogHotPathTests {
         ])
         let byteOrder = everything.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         #expect(everything.keys == byteOrder)
-        #expect(everything.keys == [
-            "at_hash", "aud", "email", "exp", "family_name", "given_name", "iat", "iss", "jti", "middle_name", "name", "nonce",
-            "picture", "sub", "user_age_range", "user_birthday", "user_friends", "user_gender", "user_hometown", "user_link",
-            "user_location",
-        ])
+        #expect(
+            everything.keys == [
+                "at_hash", "aud", "email", "exp", "family_name", "given_name", "iat", "iss", "jti", "middle_name", "name", "nonce",
+                "picture", "sub", "user_age_range", "user_birthday", "user_friends", "user_gender", "user_hometown", "user_link",
+                "user_location",
+            ])
         #expect(everything["name"] == .string("Ada B Lovelace"))
         #expect(everything["exp"] == .number(1_700_000_000 + Double(TokenLifetimes.defaultIDToken)))
         #expect(everything["user_friends"] == .array([.string("8"), .string("9")]))
@@ -79,7 +83,10 @@ struct DialogHotPathTests {
         let minimal = claims([])
         #expect(minimal.keys == ["at_hash", "aud", "exp", "iat", "iss", "jti", "nonce", "sub"])
         // Permissions are equal by name: `.custom("email")` is `.email`.
-        #expect(claims([.custom("email"), .custom("user_link")]).keys == ["at_hash", "aud", "email", "exp", "iat", "iss", "jti", "nonce", "sub", "user_link"])
+        #expect(
+            claims([.custom("email"), .custom("user_link")]).keys == [
+                "at_hash", "aud", "email", "exp", "iat", "iss", "jti", "nonce", "sub", "user_link",
+            ])
         #expect(claims([.custom("user_unknown_thing")]).keys == minimal.keys)
         // A gaming app: the avatar name for public_profile; first name and picture only with gaming_user_picture.
         #expect(claims([.publicProfile], gaming: true)["name"] == .string("Countess"))

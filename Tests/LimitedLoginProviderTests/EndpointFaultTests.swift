@@ -2,13 +2,16 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
 
+@testable import LimitedLoginProvider
+
 @Suite("Harness: faults on the key endpoints and the Graph API")
 struct EndpointFaultTests {
-    private static func get(_ client: any TestClientProtocol, _ path: String) async throws -> (status: HTTPResponse.Status, type: String?, body: String) {
+    private static func get(
+        _ client: any TestClientProtocol, _ path: String
+    ) async throws -> (status: HTTPResponse.Status, type: String?, body: String) {
         let response = try await client.execute(uri: path, method: .get)
         return (response.status, response.headers[.contentType], String(buffer: response.body))
     }
@@ -52,7 +55,8 @@ struct EndpointFaultTests {
             _ = try await admin(client, "/_admin/faults", method: .post, json: #"{"endpoints":"jwks,certs","answer":"rotated","count":2}"#)
             let rotated = try JSONWebKeySet(parsing: Array(try await Self.get(client, "/.well-known/oauth/openid/jwks").body.utf8))
             #expect(rotated.keys.count == 1 && rotated.keys[0].keyID != signing)
-            let certificates = try CertificateMap.publicKeys(fromDocument: Array(try await Self.get(client, "/.well-known/oauth/openid/certs").body.utf8))
+            let certificates = try CertificateMap.publicKeys(
+                fromDocument: Array(try await Self.get(client, "/.well-known/oauth/openid/certs").body.utf8))
             #expect(certificates.count == 1 && certificates[signing] == nil)
 
             let usual = try JSONWebKeySet(parsing: Array(try await Self.get(client, "/.well-known/oauth/openid/jwks").body.utf8))
@@ -111,7 +115,10 @@ struct EndpointFaultTests {
                 (#"{"endpoints":"jwks","status":500,"count":2,"seconds":3}"#, "Give \"count\" or \"seconds\", not both."),
                 (#"{"endpoints":"jwks","status":500,"count":0}"#, "\"count\" must be a whole number of requests from 1 to 1000000."),
                 (#"{"endpoints":"jwks","delay":301}"#, "\"delay\" must be a number of seconds from 0 to 300."),
-                (#"{"endpoints":"jwks","status":500,"until":3}"#, "Unknown key \"until\"; the accepted keys are: answer, count, delay, endpoints, seconds, status."),
+                (
+                    #"{"endpoints":"jwks","status":500,"until":3}"#,
+                    "Unknown key \"until\"; the accepted keys are: answer, count, delay, endpoints, seconds, status."
+                ),
             ]
             for (body, message) in cases {
                 let reply = try await admin(client, "/_admin/faults", method: .post, json: body)

@@ -2,13 +2,14 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import LimitedLoginJOSE
-import Logging
-@_spi(Benchmarks) @testable import LimitedLoginProvider
-import NIOCore
 import LimitedLoginTestSupport
+import Logging
+import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
+
+@_spi(Benchmarks) @testable import LimitedLoginProvider
 
 /// Issue #17: a connection's task runs on the connection's event loop, and stays there across suspensions.
 @Suite("Connections' tasks on their event loops")
@@ -55,7 +56,8 @@ struct EventLoopTaskExecutorTests {
             server: .http1(limits: ConnectionLimits(), logger: Logger(label: "test"))
         ) { port in
             for _ in 0..<4 {
-                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_test/loop"), timeout: .seconds(30))
+                let response = try await HTTPClient.shared.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(port)/_test/loop"), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 1024)
                 #expect(String(buffer: body) == "on its loop")
             }
@@ -94,7 +96,8 @@ struct EventLoopTaskExecutorTests {
             return (answered, results)
         }
         #expect(answeredDuringHash, "the loop answered while the hash was being checked")
-        #expect(results == [true, true, true, true, true, true], "on the loop, off it for the work, back on it; a wrong password refused; a key made")
+        #expect(
+            results == [true, true, true, true, true, true], "on the loop, off it for the work, back on it; a wrong password refused; a key made")
         #expect(await hash.value, "the right password matched")
         #expect(progress.state.withLock { $0.finished })
         try await group.shutdownGracefully()

@@ -1,8 +1,9 @@
 import Foundation
 import LimitedLoginTestSupport
-@testable import LimitedLoginProvider
 import Logging
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #31 item 3 and #36 item 2: one client address holding idle connections cannot lock the others out.
 /// The greedy client connects from 127.0.0.1, the others from 127.0.0.2 and 127.0.0.3 (all loopback on
@@ -38,9 +39,13 @@ struct FairConnectionTests {
             }
             #expect(held == 250, "the greedy client holds \(held) connections")
             #expect(heldAfter == 250, "the greedy client's admitted connections were kept: \(heldAfter)")
-            #expect(answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count == 30, "\(answers.filter { !$0.hasPrefix("HTTP/1.1 200 OK") }.prefix(3))")
+            #expect(
+                answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count == 30, "\(answers.filter { !$0.hasPrefix("HTTP/1.1 200 OK") }.prefix(3))")
             let lines = logs.records.withLock { $0.filter { $0.hasPrefix("warning Refused") } }
-            #expect(lines.first?.contains("Refused 1 connection since the last report: their client address held 250, its share (serve --max-connections-per-address, ConnectionLimits.maximumConnectionsPerAddress).") == true, "\(lines)")
+            #expect(
+                lines.first?.contains(
+                    "Refused 1 connection since the last report: their client address held 250, its share (serve --max-connections-per-address, ConnectionLimits.maximumConnectionsPerAddress)."
+                ) == true, "\(lines)")
         }
     }
 

@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #23 items 5 and 8: the browser cookie is the server's own (no login CSRF through a planted
 /// cookie), and every dialog form is single use (no second ID token from a replayed consent).
@@ -60,7 +61,8 @@ struct FormTokenTests {
                 #expect(provider.services.csrf.authenticBrowserID(issued) == issued)
                 // The page's token is bound to the issued cookie, not the planted one.
                 let withPlanted = try await Self.send(
-                    client, DialogController.signInPath, method: .post, cookie: "ll_browser=\(planted)", form: try Self.pickForm(page, user: TestFixtures.alice)
+                    client, DialogController.signInPath, method: .post, cookie: "ll_browser=\(planted)",
+                    form: try Self.pickForm(page, user: TestFixtures.alice)
                 )
                 #expect(withPlanted.status == .forbidden)
                 #expect(withPlanted.title == "This page has expired")

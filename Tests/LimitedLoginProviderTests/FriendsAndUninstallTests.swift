@@ -2,13 +2,16 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-import LimitedLoginTestSupport
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
 
+@testable import LimitedLoginProvider
+
 /// Logs `userID` in to the test app with `user_friends` in a fresh browser and returns the verified claims.
-private func friendsLogin(_ client: any TestClientProtocol, _ provider: LimitedLoginProvider, as userID: String, appID: String = TestFixtures.appID)
+private func friendsLogin(
+    _ client: any TestClientProtocol, _ provider: LimitedLoginProvider, as userID: String, appID: String = TestFixtures.appID
+)
     async throws -> AuthenticationTokenClaims
 {
     let browser = DialogBrowser(client: client)

@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 private func admin(_ client: any TestClientProtocol, _ path: String, json: String) async throws -> (HTTPResponse.Status, JSONObject) {
     let response = try await client.execute(
@@ -18,16 +19,20 @@ private func admin(_ client: any TestClientProtocol, _ path: String, json: Strin
 
 @Suite("Provider: gaming apps, Messenger pages, explicit age ranges")
 struct GamingAppsAndMessengerTests {
-    @Test("a gaming app made through the admin API: gaming_profile and gaming_user_picture give the avatar name, first name and picture; graph_domain=gaming")
+    @Test(
+        "a gaming app made through the admin API: gaming_profile and gaming_user_picture give the avatar name, first name and picture; graph_domain=gaming"
+    )
     func gamingApp() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, provider in
             let created = try await admin(client, "/_admin/apps", json: #"{"id":"7777","name":"Game","gaming":true}"#)
             #expect(created.0 == .created)
             #expect(created.1["gaming"] == true)
-            let user = try await admin(client, "/_admin/users", json: #"""
-                {"id":"300001","first_name":"Dana","last_name":"Player","email":"dana@example.com","pickable":true,
-                 "gaming_name":"DanaTheBrave","age_range":{"min":18,"max":20}}
-                """#)
+            let user = try await admin(
+                client, "/_admin/users",
+                json: #"""
+                    {"id":"300001","first_name":"Dana","last_name":"Player","email":"dana@example.com","pickable":true,
+                     "gaming_name":"DanaTheBrave","age_range":{"min":18,"max":20}}
+                    """#)
             #expect(user.0 == .created)
             #expect(user.1["gaming_name"] == "DanaTheBrave")
             #expect(user.1["age_range"] == .object(["min": 18, "max": 20]))
@@ -67,17 +72,20 @@ struct GamingAppsAndMessengerTests {
 
             // Unticked: no page is kept.
             _ = try await DialogBrowser(client: client).logIn(
-                dialogPath(scope: "openid,public_profile,user_messenger_contact", extra: [("messenger_page_id", "515151"), ("auth_type", "rerequest")]),
+                dialogPath(
+                    scope: "openid,public_profile,user_messenger_contact", extra: [("messenger_page_id", "515151"), ("auth_type", "rerequest")]),
                 as: TestFixtures.alice, ticking: []
             )
             #expect(try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice)?.messengerPageID == nil)
 
             _ = try await DialogBrowser(client: client).logIn(
-                dialogPath(scope: "openid,public_profile,user_messenger_contact", extra: [("messenger_page_id", "616161"), ("auth_type", "rerequest")]),
+                dialogPath(
+                    scope: "openid,public_profile,user_messenger_contact", extra: [("messenger_page_id", "616161"), ("auth_type", "rerequest")]),
                 as: TestFixtures.alice
             )
             try await provider.store.createApp(AppRecord(id: "8888", secret: "s", name: "Game", isGaming: true))
-            let exported = try await StateExport(store: provider.store, clock: provider.clock, scenarios: provider.services.scenarios).fixtures(includingKeys: false)
+            let exported = try await StateExport(store: provider.store, clock: provider.clock, scenarios: provider.services.scenarios).fixtures(
+                includingKeys: false)
             #expect(exported.grants?.first { $0.userID == TestFixtures.alice && $0.appID == TestFixtures.appID }?.messengerPageID == "616161")
             #expect(exported.apps.first { $0.id == "8888" }?.gaming == true)
 
@@ -97,12 +105,15 @@ struct AgeRangeFixtureTests {
     func badAgeRange() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, _ in
             for range in [#"{"min":21,"max":18}"#, "{}"] {
-                let answer = try await admin(client, "/_admin/users", json: #"""
-                    {"first_name":"Fay","last_name":"Range","email":"fay@example.com","pickable":true,"age_range":\#(range)}
-                    """#)
+                let answer = try await admin(
+                    client, "/_admin/users",
+                    json: #"""
+                        {"first_name":"Fay","last_name":"Range","email":"fay@example.com","pickable":true,"age_range":\#(range)}
+                        """#)
                 #expect(answer.0 == .badRequest)
-                #expect(answer.1["error"]?.objectValue?["message"]?.stringValue
-                    == "User fay@example.com has an age range without a bound, with a negative one, or with min above max.")
+                #expect(
+                    answer.1["error"]?.objectValue?["message"]?.stringValue
+                        == "User fay@example.com has an age range without a bound, with a negative one, or with min above max.")
             }
         }
     }

@@ -3,9 +3,10 @@ import HTTPTypes
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #33, the Graph calls an app's server makes for classic tokens: `debug_token` (with the app token,
 /// each refusal as the real service words it) and `me/picture` (a redirect, or its description).

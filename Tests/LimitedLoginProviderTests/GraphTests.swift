@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-import LimitedLoginTestSupport
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 struct GraphReply {
     let status: HTTPResponse.Status
@@ -15,15 +16,18 @@ struct GraphReply {
     var error: JSONObject? { object["error"]?.objectValue }
 }
 
-func graph(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> GraphReply {
+func graph(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> GraphReply
+{
     let response = try await client.execute(uri: path, method: method, headers: headers)
     let value = try StrictJSONParser().parse(Array(String(buffer: response.body).utf8))
     return GraphReply(status: response.status, headers: response.headers, object: try #require(value.objectValue, "\(String(buffer: response.body))"))
 }
 
 /// A classic login for `userID` with `scope`; returns the access token and the ID token.
-func classicLogin(_ client: any TestClientProtocol, as userID: String, scope: String, appID: String = TestFixtures.appID,
-                          ticking: [String]? = nil) async throws -> (access: String, id: String) {
+func classicLogin(
+    _ client: any TestClientProtocol, as userID: String, scope: String, appID: String = TestFixtures.appID,
+    ticking: [String]? = nil
+) async throws -> (access: String, id: String) {
     let redirect = appID == TestFixtures.appID ? TestFixtures.registeredRedirect : "http://127.0.0.1:7000/cb"
     let page = try await DialogBrowser(client: client).logIn(
         dialogPath(appID: appID, redirectURI: redirect, scope: scope, limited: false, responseType: "token,id_token"), as: userID, ticking: ticking
@@ -38,7 +42,8 @@ struct GraphTests {
     func meFields() async throws {
         try await withProvider { client, provider in
             _ = try await classicLogin(client, as: TestFixtures.bob, scope: "public_profile,user_friends")
-            let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email,user_birthday,user_friends", ticking: ["email", "user_friends"])
+            let tokens = try await classicLogin(
+                client, as: TestFixtures.alice, scope: "public_profile,email,user_birthday,user_friends", ticking: ["email", "user_friends"])
             let asid = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
             let bobASID = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.bob)
 
@@ -84,9 +89,11 @@ struct GraphTests {
                 #expect(reply.headers[.wwwAuthenticate]?.contains("invalid_token") == true, "\(name)")
             }
             let expired = "EAAexpired-token-for-the-test"
-            try await provider.store.saveAccessToken(expired, AccessTokenRecord(
-                appID: TestFixtures.appID, userID: TestFixtures.alice, issuedAt: 1, expiresAt: 2, dataAccessExpiresAt: 3
-            ))
+            try await provider.store.saveAccessToken(
+                expired,
+                AccessTokenRecord(
+                    appID: TestFixtures.appID, userID: TestFixtures.alice, issuedAt: 1, expiresAt: 2, dataAccessExpiresAt: 3
+                ))
             let reply = try await graph(client, "/v21.0/me?access_token=\(expired)")
             #expect(reply.error?["message"] == "Error validating access token: Session has expired.")
             #expect(reply.error?["code"] == 190 && reply.error?["error_subcode"] == 463)
@@ -98,19 +105,23 @@ struct GraphTests {
         try await withProvider { client, _ in
             let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email,user_likes", ticking: ["user_likes"])
             let listed = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)")
-            #expect(listed.object["data"] == .array([
-                .object(["permission": "public_profile", "status": "granted"]),
-                .object(["permission": "user_likes", "status": "granted"]),
-                .object(["permission": "email", "status": "declined"]),
-            ]))
+            #expect(
+                listed.object["data"]
+                    == .array([
+                        .object(["permission": "public_profile", "status": "granted"]),
+                        .object(["permission": "user_likes", "status": "granted"]),
+                        .object(["permission": "email", "status": "declined"]),
+                    ]))
             let one = try await graph(client, "/v21.0/me/permissions/user_likes?access_token=\(tokens.access)", method: .delete)
             #expect(one.object.dictionary == ["success": true])
             let afterOne = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)")
-            #expect(afterOne.object["data"] == .array([
-                .object(["permission": "public_profile", "status": "granted"]),
-                .object(["permission": "email", "status": "declined"]),
-                .object(["permission": "user_likes", "status": "declined"]),
-            ]))
+            #expect(
+                afterOne.object["data"]
+                    == .array([
+                        .object(["permission": "public_profile", "status": "granted"]),
+                        .object(["permission": "email", "status": "declined"]),
+                        .object(["permission": "user_likes", "status": "declined"]),
+                    ]))
             let profile = try await graph(client, "/v21.0/me/permissions/public_profile?access_token=\(tokens.access)", method: .delete)
             #expect(profile.error?["message"] == "(#100) public_profile cannot be revoked alone; DELETE me/permissions removes the app.")
             let deleted = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)", method: .delete)
@@ -146,7 +157,8 @@ struct GraphTests {
             var tokens: [String: String] = [:]
             for (appID, secret) in [(TestFixtures.appID, TestFixtures.appSecret), ("3333333333", "third-secret"), ("4444444444", "fourth-secret")] {
                 _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile", appID: appID)
-                let credentials = try await graph(client, "/v21.0/oauth/access_token?grant_type=client_credentials&client_id=\(appID)&client_secret=\(secret)")
+                let credentials = try await graph(
+                    client, "/v21.0/oauth/access_token?grant_type=client_credentials&client_id=\(appID)&client_secret=\(secret)")
                 #expect(credentials.object["access_token"] == .string("\(appID)|\(secret)"))
                 let asid = try await provider.store.appScopedID(appID: appID, userID: TestFixtures.alice)
                 let reply = try await graph(client, "/v21.0/\(asid)?fields=token_for_business&access_token=\(appID)%7C\(secret)")
@@ -181,9 +193,15 @@ struct GraphTests {
             #expect(refreshed.object["expires_at"]?.numberValue != nil && refreshed.object["data_access_expiration_time"]?.numberValue != nil)
             #expect(try await graph(client, "/v21.0/me?access_token=\(fresh)").object["name"] == "Alice Q Smith")
 
-            let wrong = try await graph(client, "/v21.0/oauth/access_token?grant_type=fb_exchange_token&client_id=\(TestFixtures.appID)&client_secret=nope&fb_exchange_token=\(tokens.access)")
+            let wrong = try await graph(
+                client,
+                "/v21.0/oauth/access_token?grant_type=fb_exchange_token&client_id=\(TestFixtures.appID)&client_secret=nope&fb_exchange_token=\(tokens.access)"
+            )
             #expect(wrong.error?["message"] == "Error validating client secret.")
-            let exchanged = try await graph(client, "/v21.0/oauth/access_token?grant_type=fb_exchange_token&client_id=\(TestFixtures.appID)&client_secret=\(TestFixtures.appSecret)&fb_exchange_token=\(tokens.access)")
+            let exchanged = try await graph(
+                client,
+                "/v21.0/oauth/access_token?grant_type=fb_exchange_token&client_id=\(TestFixtures.appID)&client_secret=\(TestFixtures.appSecret)&fb_exchange_token=\(tokens.access)"
+            )
             let longLived = try #require(exchanged.object["access_token"]?.stringValue)
             #expect(exchanged.object["expires_in"] == .number(Double(TokenLifetimes.defaultAccessToken)))
             #expect(try await graph(client, "/v21.0/me?access_token=\(longLived)").status == .ok)
@@ -205,7 +223,8 @@ struct GraphTests {
                 #expect(response.headers[.contentType] == "image/png", "\(query)")
                 let bytes = Array(response.body.readableBytesView)
                 #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "the PNG signature")
-                let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+                let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+                let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
                 #expect(width == side && height == side, "\(query): \(width)×\(height)")
                 // IHDR's CRC covers its type and data.
                 let crc = bytes[29..<33].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -236,7 +255,9 @@ struct GraphTests {
         let background = AvatarPicture.rgb(hue: avatar.hue)
         #expect(pixel(0, 0) == [background.0, background.1, background.2])
         // "A" starts at the left of 11 cells of 5 px (55 px wide, 27 px in), its top row's second cell white.
-        let cell = 110 / 2 / 11, left = (110 - 11 * cell) / 2, top = (110 - 7 * cell) / 2
+        let cell = 110 / 2 / 11
+        let left = (110 - 11 * cell) / 2
+        let top = (110 - 7 * cell) / 2
         #expect(pixel(left + cell + 1, top + 1) == [255, 255, 255], "the A's top bar")
         #expect(pixel(left + 1, top + 1) == [background.0, background.1, background.2], "the A's rounded corner")
     }

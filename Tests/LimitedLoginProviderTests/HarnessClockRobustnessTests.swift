@@ -3,10 +3,11 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #30 item 1: no sequence of clock moves, rotations and mints leaves the provider without a key to
 /// sign with; forward moves are never refused.
@@ -16,7 +17,8 @@ struct HarnessClockRobustnessTests {
 
     /// Mints a token for Alice and verifies it at the provider's time against the key set the provider serves.
     static func mintAndVerify(_ client: any TestClientProtocol, _ provider: LimitedLoginProvider, step: String) async throws {
-        let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","nonce":"n"}"#)
+        let minted = try await admin(
+            client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","nonce":"n"}"#)
         #expect(minted.status == .created, "\(step): minting answered \(minted.status): \(minted.message ?? "")")
         guard minted.status == .created else { return }
         let jwks = try await client.execute(uri: jwksPath, method: .get)

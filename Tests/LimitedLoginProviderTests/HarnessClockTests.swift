@@ -3,10 +3,11 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Harness: the provider's clock")
 struct HarnessClockTests {
@@ -19,7 +20,8 @@ struct HarnessClockTests {
             let advanced = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance":86400}"#)
             #expect(advanced.status == .ok)
             #expect((advanced.object["now"]?.numberValue ?? 0) >= system + 86400)
-            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
             let iat = try #require(minted.object["claims"]?.objectValue?["iat"]?.numberValue)
             let exp = try #require(minted.object["claims"]?.objectValue?["exp"]?.numberValue)
             // The provider's time is the system's plus a day, however long the machine took between the two reads.
@@ -32,11 +34,12 @@ struct HarnessClockTests {
             await #expect(throws: TokenVerificationError.self) {
                 _ = try await TokenVerifier(configuration: configuration, keys: StaticKeySet(keys)).verify(token, nonce: .notChecked)
             }
-            let followed = TokenVerifier(configuration: configuration, keys: StaticKeySet(keys), clock: ManualClock(Date(timeIntervalSince1970: iat + 10)))
+            let followed = TokenVerifier(
+                configuration: configuration, keys: StaticKeySet(keys), clock: ManualClock(Date(timeIntervalSince1970: iat + 10)))
             #expect(try await followed.verify(token, nonce: .notChecked).claims.email == nil)
 
             let set = try await admin(client, "/_admin/clock", method: .post, json: #"{"set":4102444800}"#)
-            #expect(set.object["now"] == 4102444800 && set.object["iso8601"] == "2100-01-01T00:00:00Z")
+            #expect(set.object["now"] == 4_102_444_800 && set.object["iso8601"] == "2100-01-01T00:00:00Z")
             let reset = try await admin(client, "/_admin/clock", method: .post, json: #"{"reset":true}"#)
             #expect(reset.object["offset"] == 0)
         }
@@ -46,11 +49,15 @@ struct HarnessClockTests {
     func notBackwards() async throws {
         try await withProvider(harnessConfiguration()) { client, _ in
             _ = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance":3600}"#)
-            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
             let iat = Int64(try #require(minted.object["claims"]?.objectValue?["iat"]?.numberValue))
             let back = try await admin(client, "/_admin/clock", method: .post, json: #"{"set":\#(iat - 100)}"#)
             #expect(back.status == .conflict)
-            #expect(back.message == "The clock cannot go back to \(iat - 100): a token was already issued at \(iat). Set a time at or after \(iat), reset the clock, or pass \"force\": true.")
+            #expect(
+                back.message
+                    == "The clock cannot go back to \(iat - 100): a token was already issued at \(iat). Set a time at or after \(iat), reset the clock, or pass \"force\": true."
+            )
             let backwards = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance":-7200}"#)
             #expect(backwards.status == .conflict)
             let forced = try await admin(client, "/_admin/clock", method: .post, json: #"{"set":\#(iat - 100),"force":true}"#)
@@ -73,7 +80,9 @@ struct HarnessClockTests {
                 #expect(reply.status == .badRequest && reply.message == message, "\(body): \(reply.object)")
             }
             let far = try await admin(client, "/_admin/clock", method: .post, json: #"{"set":253402300800}"#)
-            #expect(far.status == .conflict && far.message == "253402300800 is not a time the clock can show; give seconds since 1970, before the year 10000.")
+            #expect(
+                far.status == .conflict
+                    && far.message == "253402300800 is not a time the clock can show; give seconds since 1970, before the year 10000.")
         }
     }
 
@@ -81,7 +90,9 @@ struct HarnessClockTests {
     func expiries() async throws {
         let lifetimes = TokenLifetimes(idToken: 600, accessToken: 7200, dataAccess: 3600)
         try await withProvider(harnessConfiguration(lifetimes: lifetimes)) { client, _ in
-            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_birthday"],"tracking":"enabled"}"#)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_birthday"],"tracking":"enabled"}"#)
             let access = try #require(minted.object["access_token"]?.stringValue)
             #expect(minted.object["expires_in"] == 7200)
             let claims = try #require(minted.object["claims"]?.objectValue)

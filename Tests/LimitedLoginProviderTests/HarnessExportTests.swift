@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #30 item 6: an export holds everything a test set up, and an import brings it back: classic access
 /// tokens (by hash: the token itself works again, the export never holds it), the clock's offset and the
@@ -15,11 +16,17 @@ struct HarnessExportTests {
     @Test("access tokens, the clock offset and queued scenarios survive export then import")
     func roundTrip() async throws {
         let exported: Data = try await withProvider(harnessConfiguration()) { client, provider in
-            let classic = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","tracking":"enabled"}"#)
+            let classic = try await admin(
+                client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","tracking":"enabled"}"#
+            )
             let accessToken = try #require(classic.object["access_token"]?.stringValue)
             #expect(try await admin(client, "/_admin/clock", method: .post, json: #"{"advance":86400}"#).status == .ok)
             _ = try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","outcome":"cancel"}"#)
-            _ = try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"bob@example.com","outcome":"claims","claims":{"email":"z@example.com","picture":null}}"#)
+            _ = try await admin(
+                client, "/_admin/scenarios", method: .post,
+                json:
+                    #"{"app_id":"\#(TestFixtures.appID)","user":"bob@example.com","outcome":"claims","claims":{"email":"z@example.com","picture":null}}"#
+            )
             let export = try await client.execute(
                 uri: "/_admin/export?include_keys=true", method: .get, headers: [.authorization: "Bearer \(KeyRotationAndAdminTests.adminToken)"]
             )

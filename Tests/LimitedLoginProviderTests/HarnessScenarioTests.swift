@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Harness: scenarios queued for the next dialogs")
 struct HarnessScenarioTests {
@@ -14,8 +15,14 @@ struct HarnessScenarioTests {
         try await withProvider(harnessConfiguration()) { client, provider in
             let app = TestFixtures.appID
             #expect(try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(app)","outcome":"cancel"}"#).status == .created)
-            _ = try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(app)","outcome":"error","code":2,"message":"Service temporarily unavailable"}"#)
-            _ = try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(app)","outcome":"claims","claims":{"email":"other@example.com","name":"Zed Zero","user_age_range":{"min":13,"max":17}}}"#)
+            _ = try await admin(
+                client, "/_admin/scenarios", method: .post,
+                json: #"{"app_id":"\#(app)","outcome":"error","code":2,"message":"Service temporarily unavailable"}"#)
+            _ = try await admin(
+                client, "/_admin/scenarios", method: .post,
+                json:
+                    #"{"app_id":"\#(app)","outcome":"claims","claims":{"email":"other@example.com","name":"Zed Zero","user_age_range":{"min":13,"max":17}}}"#
+            )
             let listed = try await admin(client, "/_admin/scenarios")
             #expect(listed.object["scenarios"]?.arrayValue?.compactMap { $0.objectValue?["outcome"]?.stringValue } == ["cancel", "error", "claims"])
 
@@ -47,7 +54,8 @@ struct HarnessScenarioTests {
     @Test("a scenario for one person waits for that person; another app's dialogs leave it alone")
     func forOnePerson() async throws {
         try await withProvider(harnessConfiguration()) { client, _ in
-            _ = try await admin(client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"bob@example.com","outcome":"cancel"}"#)
+            _ = try await admin(
+                client, "/_admin/scenarios", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"bob@example.com","outcome":"cancel"}"#)
             let alice = try await DialogBrowser(client: client).logIn(dialogPath(), as: TestFixtures.alice)
             #expect(try alice.redirectParameters().single("id_token") != nil, "alice is not bob")
             let other = try await DialogBrowser(client: client).logIn(
@@ -79,17 +87,25 @@ struct HarnessScenarioTests {
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (#"{"outcome":"cancel"}"#, .badRequest, "Give \"app_id\": the app whose next dialog the scenario decides."),
                 (#"{"app_id":"999","outcome":"cancel"}"#, .notFound, "No app with ID 999."),
-                (#"{"app_id":"\#(app)","user":"nobody@example.com","outcome":"cancel"}"#, .notFound,
-                 "No test user nobody@example.com (give an ID or an email)."),
+                (
+                    #"{"app_id":"\#(app)","user":"nobody@example.com","outcome":"cancel"}"#, .notFound,
+                    "No test user nobody@example.com (give an ID or an email)."
+                ),
                 (#"{"app_id":"\#(app)"}"#, .badRequest, "Give \"outcome\": cancel, error or claims."),
                 (#"{"app_id":"\#(app)","outcome":"explode"}"#, .badRequest, "Unknown outcome \"explode\"; use cancel, error or claims."),
                 (#"{"app_id":"\#(app)","outcome":"error"}"#, .badRequest, "An error scenario needs a non-empty \"message\"."),
-                (#"{"app_id":"\#(app)","outcome":"error","message":"x","code":1.5}"#, .badRequest,
-                 "\"code\" must be a whole number (the error_code the app receives)."),
-                (#"{"app_id":"\#(app)","outcome":"claims","claims":{}}"#, .badRequest,
-                 "A claims scenario needs a non-empty \"claims\" object, e.g. {\"email\":\"x@example.com\"}."),
-                (#"{"app_id":"\#(app)","outcome":"claims","claims":{"email":"a@b.c","aud":"1"}}"#, .badRequest,
-                 "The claim \"aud\" cannot be replaced by a scenario; mint a wrong token with a defect instead (POST /_admin/tokens)."),
+                (
+                    #"{"app_id":"\#(app)","outcome":"error","message":"x","code":1.5}"#, .badRequest,
+                    "\"code\" must be a whole number (the error_code the app receives)."
+                ),
+                (
+                    #"{"app_id":"\#(app)","outcome":"claims","claims":{}}"#, .badRequest,
+                    "A claims scenario needs a non-empty \"claims\" object, e.g. {\"email\":\"x@example.com\"}."
+                ),
+                (
+                    #"{"app_id":"\#(app)","outcome":"claims","claims":{"email":"a@b.c","aud":"1"}}"#, .badRequest,
+                    "The claim \"aud\" cannot be replaced by a scenario; mint a wrong token with a defect instead (POST /_admin/tokens)."
+                ),
             ]
             for (body, status, message) in cases {
                 let reply = try await admin(client, "/_admin/scenarios", method: .post, json: body)

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// The harness suites' provider: the test fixtures, a known admin token.
 func harnessConfiguration(lifetimes: TokenLifetimes = TokenLifetimes()) -> ProviderConfiguration {

@@ -3,19 +3,22 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Harness: tokens minted through the admin API")
 struct HarnessTokenTests {
     @Test("a limited token for a user by email verifies, carries the nonce and the granted claims, and records the grant")
     func limitedToken() async throws {
         try await withProvider(harnessConfiguration()) { client, provider in
-            let reply = try await admin(client, "/_admin/tokens", method: .post, json: """
-                {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_friends"],"nonce":"n-1"}
-                """)
+            let reply = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: """
+                    {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_friends"],"nonce":"n-1"}
+                    """)
             #expect(reply.status == .created)
             let verified = try await verifyIDToken(try reply.idToken(), provider: provider, nonce: "n-1")
             let asid = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
@@ -36,16 +39,22 @@ struct HarnessTokenTests {
     @Test("the friends rule holds: a friend appears once they granted user_friends in the app")
     func friendsRule() async throws {
         try await withProvider(harnessConfiguration()) { client, provider in
-            let before = try await admin(client, "/_admin/tokens", method: .post, json: """
-                {"app_id":"\(TestFixtures.appID)","user":"\(TestFixtures.alice)","permissions":"user_friends"}
-                """)
+            let before = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: """
+                    {"app_id":"\(TestFixtures.appID)","user":"\(TestFixtures.alice)","permissions":"user_friends"}
+                    """)
             #expect(before.object["claims"]?.objectValue?["user_friends"] == .array([]))
-            _ = try await admin(client, "/_admin/tokens", method: .post, json: """
-                {"app_id":"\(TestFixtures.appID)","user":"bob@example.com","permissions":"user_friends"}
-                """)
-            let after = try await admin(client, "/_admin/tokens", method: .post, json: """
-                {"app_id":"\(TestFixtures.appID)","user":"\(TestFixtures.alice)","permissions":"user_friends"}
-                """)
+            _ = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: """
+                    {"app_id":"\(TestFixtures.appID)","user":"bob@example.com","permissions":"user_friends"}
+                    """)
+            let after = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: """
+                    {"app_id":"\(TestFixtures.appID)","user":"\(TestFixtures.alice)","permissions":"user_friends"}
+                    """)
             let bobASID = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.bob)
             #expect(after.object["claims"]?.objectValue?["user_friends"] == .array([.string(bobASID)]))
         }
@@ -54,9 +63,11 @@ struct HarnessTokenTests {
     @Test("a classic token comes with an access token that the Graph API accepts, and at_hash")
     func classicToken() async throws {
         try await withProvider(harnessConfiguration()) { client, provider in
-            let reply = try await admin(client, "/_admin/tokens", method: .post, json: """
-                {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_likes"],"tracking":"enabled","nonce":"n-2"}
-                """)
+            let reply = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: """
+                    {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","permissions":["email","user_likes"],"tracking":"enabled","nonce":"n-2"}
+                    """)
             #expect(reply.status == .created)
             let access = try #require(reply.object["access_token"]?.stringValue)
             let verified = try await verifyIDToken(try reply.idToken(), provider: provider, nonce: "n-2")
@@ -75,16 +86,26 @@ struct HarnessTokenTests {
                 (#"{"app_id":"\#(app)"}"#, .badRequest, "Give \"user\": a test user's ID or email (or \"subject\": a sub no stored user has)."),
                 (#"{"app_id":"999","user":"alice@example.com"}"#, .notFound, "No app with ID 999."),
                 (#"{"app_id":"\#(app)","user":"nobody@example.com"}"#, .notFound, "No test user nobody@example.com (give an ID or an email)."),
-                (#"{"app_id":"\#(app)","user":"alice@example.com","defect":"rotten"}"#, .badRequest,
-                 "Unknown defect \"rotten\"; one of: " + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-                (#"{"app_id":"\#(app)","user":"alice@example.com","tracking":"partly"}"#, .badRequest,
-                 "\"tracking\" must be \"limited\" or \"enabled\"."),
-                (#"{"app_id":"\#(app)","user":"alice@example.com","permissions":["user_likes"]}"#, .badRequest,
-                 "\"user_likes\" cannot be requested in a limited login"),
-                (#"{"app_id":"\#(app)","user":"alice@example.com","nonce":"has space"}"#, .badRequest,
-                 "the nonce must be a non-empty string without whitespace or control characters"),
-                (#"{"app_id":"\#(app)","user":"alice@example.com","permissions":[1]}"#, .badRequest,
-                 "\"permissions\" must be a list of permission names."),
+                (
+                    #"{"app_id":"\#(app)","user":"alice@example.com","defect":"rotten"}"#, .badRequest,
+                    "Unknown defect \"rotten\"; one of: " + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + "."
+                ),
+                (
+                    #"{"app_id":"\#(app)","user":"alice@example.com","tracking":"partly"}"#, .badRequest,
+                    "\"tracking\" must be \"limited\" or \"enabled\"."
+                ),
+                (
+                    #"{"app_id":"\#(app)","user":"alice@example.com","permissions":["user_likes"]}"#, .badRequest,
+                    "\"user_likes\" cannot be requested in a limited login"
+                ),
+                (
+                    #"{"app_id":"\#(app)","user":"alice@example.com","nonce":"has space"}"#, .badRequest,
+                    "the nonce must be a non-empty string without whitespace or control characters"
+                ),
+                (
+                    #"{"app_id":"\#(app)","user":"alice@example.com","permissions":[1]}"#, .badRequest,
+                    "\"permissions\" must be a list of permission names."
+                ),
             ]
             for (body, status, message) in cases {
                 let reply = try await admin(client, "/_admin/tokens", method: .post, json: body)
@@ -99,9 +120,11 @@ struct HarnessTokenTests {
         try await withProvider(harnessConfiguration()) { client, provider in
             var seen: Set<String> = []
             for defect in TokenDefect.allCases {
-                let reply = try await admin(client, "/_admin/tokens", method: .post, json: """
-                    {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","nonce":"n-3","defect":"\(defect.rawValue)"}
-                    """)
+                let reply = try await admin(
+                    client, "/_admin/tokens", method: .post,
+                    json: """
+                        {"app_id":"\(TestFixtures.appID)","user":"alice@example.com","nonce":"n-3","defect":"\(defect.rawValue)"}
+                        """)
                 #expect(reply.status == .created, "\(defect): \(reply.object)")
                 let token = try reply.idToken()
                 do {

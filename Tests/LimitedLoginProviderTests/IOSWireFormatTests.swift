@@ -3,9 +3,10 @@ import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// The iOS SDK's own request and acceptance rules (FBSDKLoginKit's `LoginManager.logInParameters`,
 /// `_LoginURLCompleter`, `AuthenticationTokenFactory` and `_AuthenticationTokenClaims`), replayed against
@@ -44,7 +45,8 @@ struct IOSWireFormatTests {
             // The state comes back byte for byte: the SDK compares the challenge inside it with the stored one.
             let state = try #require(try parameters.single("state"))
             guard case .object(let stateObject) = try StrictJSONParser().parse(Array(state.utf8)) else {
-                Issue.record("state is not JSON: \(state)"); return
+                Issue.record("state is not JSON: \(state)")
+                return
             }
             #expect(stateObject["challenge"]?.stringValue == Self.challenge)
             #expect(try parameters.single("graph_domain") == "facebook")
@@ -64,7 +66,8 @@ struct IOSWireFormatTests {
             #expect(issuer.scheme == "https" && ["facebook.com", "www.facebook.com"].contains(issuer.host ?? ""))
             #expect(claims["aud"]?.stringValue == TestFixtures.appID)
             let now = Date().timeIntervalSince1970
-            let exp = try #require(claims["exp"]?.numberValue), iat = try #require(claims["iat"]?.numberValue)
+            let exp = try #require(claims["exp"]?.numberValue)
+            let iat = try #require(claims["iat"]?.numberValue)
             #expect(exp > now)
             #expect(iat > now - 600 && iat <= now + 60)
             #expect(claims["nonce"]?.stringValue == Self.nonce)
@@ -97,10 +100,12 @@ struct IOSWireFormatTests {
                 let signed = try #require(try parameters.single("signed_request"), "login \(login): no signed_request")
                 let parts = signed.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 #expect(parts.count == 2)
-                let expected = HMAC<SHA256>.authenticationCode(for: Array(parts[1].utf8), using: SymmetricKey(data: Array(TestFixtures.appSecret.utf8)))
+                let expected = HMAC<SHA256>.authenticationCode(
+                    for: Array(parts[1].utf8), using: SymmetricKey(data: Array(TestFixtures.appSecret.utf8)))
                 #expect(try Base64URL.decode(parts[0]) == Array(expected), "the signature is HMAC-SHA256 of the payload with the app secret")
                 guard case .object(let payload) = try StrictJSONParser().parse(try Base64URL.decode(parts[1])) else {
-                    Issue.record("the payload is not a JSON object"); return
+                    Issue.record("the payload is not a JSON object")
+                    return
                 }
                 #expect(payload["algorithm"]?.stringValue == "HMAC-SHA256")
                 #expect(payload["issued_at"]?.numberValue != nil)

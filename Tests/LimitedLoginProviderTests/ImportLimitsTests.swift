@@ -1,9 +1,10 @@
 import Foundation
 import HummingbirdTesting
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Logging
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #31 item 6: what an import may ask of the provider. A password hash may not cost more than 10 × the
 /// provider's own rounds (one sign-in took 9 s of CPU at 10,000,000); each signing key a file publishes is
@@ -21,13 +22,17 @@ struct ImportLimitsTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(Self.user(hash: Self.costly).utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: FixturesError.invalid(
-            "user a@example.com has a \"password_hash\" that asks for 10000000 rounds, more than the 200000 allowed (10 × the provider's 20000)"
-        )) { try ProviderFixtures.load(path: path) }
+        #expect(
+            throws: FixturesError.invalid(
+                "user a@example.com has a \"password_hash\" that asks for 10000000 rounds, more than the 200000 allowed (10 × the provider's 20000)"
+            )
+        ) { try ProviderFixtures.load(path: path) }
         try Data(Self.user(hash: "md5$abc").utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: FixturesError.invalid(
-            "user a@example.com has a \"password_hash\" that is not pbkdf2-sha256$<rounds>$<salt>$<hash> (base64url; as export writes it)"
-        )) { try ProviderFixtures.load(path: path) }
+        #expect(
+            throws: FixturesError.invalid(
+                "user a@example.com has a \"password_hash\" that is not pbkdf2-sha256$<rounds>$<salt>$<hash> (base64url; as export writes it)"
+            )
+        ) { try ProviderFixtures.load(path: path) }
         // What export writes is taken.
         try Data(Self.user(hash: PasswordHasher.hash("pw")).utf8).write(to: URL(fileURLWithPath: path))
         #expect(try ProviderFixtures.load(path: path).users.count == 1)
@@ -56,14 +61,15 @@ struct ImportLimitsTests {
         logger.logLevel = .warning
         var configuration = TestFixtures.configuration()
         configuration.fixtures = ProviderFixtures(signingKeys: [
-            .init(kid: "imported-key", privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: nil),
+            .init(kid: "imported-key", privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: nil)
         ])
         let provider = try await LimitedLoginProvider.prepare(configuration, logger: logger)
         await provider.store.close()
         let lines = logs.records.withLock { $0.filter { $0.hasPrefix("warning Imported signing key") } }
         #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.contains(
-            "Imported signing key imported-key from the fixtures file: it is published in the JWKS, and anyone with the file can sign tokens with it."
-        ) == true, "\(lines)")
+        #expect(
+            lines.first?.contains(
+                "Imported signing key imported-key from the fixtures file: it is published in the JWKS, and anyone with the file can sign tokens with it."
+            ) == true, "\(lines)")
     }
 }

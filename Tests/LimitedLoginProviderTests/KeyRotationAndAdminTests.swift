@@ -2,17 +2,20 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 private func keyIDs(_ client: any TestClientProtocol) async throws -> Set<String> {
     let response = try await client.execute(uri: "/.well-known/oauth/openid/jwks", method: .get)
     return try JSONWebKeySet(parsing: Array(String(buffer: response.body).utf8)).keyIDs
 }
 
-private func admin(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, token: String?, form: String? = nil)
+private func admin(
+    _ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, token: String?, form: String? = nil
+)
     async throws -> (HTTPResponse.Status, JSONObject)
 {
     var headers: HTTPFields = [:]
@@ -42,7 +45,8 @@ struct KeyRotationAndAdminTests {
             #expect(try await keyIDs(client) == [oldKey])
 
             // Published now, signing in an hour: the old key still signs.
-            let (status, scheduled) = try await admin(client, "/_admin/keys/rotate", method: .post, token: Self.adminToken, form: "publish_delay=3600")
+            let (status, scheduled) = try await admin(
+                client, "/_admin/keys/rotate", method: .post, token: Self.adminToken, form: "publish_delay=3600")
             #expect(status == .ok)
             let newKey = try #require(scheduled["kid"]?.stringValue)
             #expect(try await keyIDs(client) == [oldKey, newKey], "the new kid is in the key set before it signs")

@@ -2,9 +2,10 @@ import Foundation
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginTestSupport
-@testable import LimitedLoginProvider
 import LimitedLoginVerifier
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("A real provider on loopback, on a SQLite file")
 struct LiveProviderTests {

@@ -4,10 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
 import LimitedLoginTestSupport
-@testable import LimitedLoginProvider
 import Logging
 import Synchronization
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Collects every log record, at every level, as text.
 final class CapturedLogs: Sendable {
@@ -49,15 +50,17 @@ struct LoggingTests {
             let idToken = try #require(try done.redirectParameters().single("id_token"))
 
             let verifier = CodeVerifier()
-            let codePage = try await browser.get(dialogPath(
-                limited: false, responseType: "code,token",
-                extra: [("code_challenge", verifier.challenge), ("code_challenge_method", "S256")]
-            ))
+            let codePage = try await browser.get(
+                dialogPath(
+                    limited: false, responseType: "code,token",
+                    extra: [("code_challenge", verifier.challenge), ("code_challenge_method", "S256")]
+                ))
             let codeParameters = try codePage.redirectParameters()
             let code = try #require(try codeParameters.single("code"))
             let accessToken = try #require(try codeParameters.single("access_token"))
             _ = try await client.execute(
-                uri: "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(code)&code_verifier=\(verifier.value)",
+                uri:
+                    "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(code)&code_verifier=\(verifier.value)",
                 method: .get
             )
             var form = FormParameters()
@@ -80,16 +83,20 @@ struct LoggingTests {
         }
     }
 
-    @Test("each request is one line at info with status, duration and request ID (the client's, when plausible, sent back); polled paths at debug; error pages with their reason; login completed names the user")
+    @Test(
+        "each request is one line at info with status, duration and request ID (the client's, when plausible, sent back); polled paths at debug; error pages with their reason; login completed names the user"
+    )
     func requestLines() async throws {
         let logs = CapturedLogs()
         var logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
         logger.logLevel = .info
         let provider = try await LimitedLoginProvider.prepare(TestFixtures.configuration(), logger: logger)
         try await provider.application().test(.router) { client in
-            let offered = try await client.execute(uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "proxy-id_42.a"])
+            let offered = try await client.execute(
+                uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "proxy-id_42.a"])
             #expect(offered.headers[HTTPField.Name("X-Request-Id")!] == "proxy-id_42.a")
-            let refused = try await client.execute(uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "bad id\u{7F}"])
+            let refused = try await client.execute(
+                uri: "/.well-known/openid-configuration", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "bad id\u{7F}"])
             let made = try #require(refused.headers[HTTPField.Name("X-Request-Id")!])
             #expect(made.count == 16 && made.allSatisfy(\.isHexDigit), "\(made)")
             _ = try await client.execute(uri: "/health", method: .get)

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLogin
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #20: a page that does not exist is a real page for a browser, a line of text for anything else;
 /// answers the handlers make themselves pass unchanged.

@@ -1,10 +1,11 @@
 import Foundation
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Synchronization
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("OpenID endpoints: discovery, JWKS, certificates")
 struct OpenIDEndpointTests {
@@ -112,7 +113,11 @@ struct OpenIDEndpointTests {
         let recent = RecentHealthCheck()
         let checks = Mutex(0)
         for _ in 0..<5 {
-            #expect(await recent.problem { checks.withLock { $0 += 1 }; return nil } == nil)
+            #expect(
+                await recent.problem {
+                    checks.withLock { $0 += 1 }
+                    return nil
+                } == nil)
         }
         #expect(checks.withLock { $0 } == 1)
         let failing = RecentHealthCheck()

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// `/metrics` and `/health`: what an operator scrapes and probes.
 @Suite("Operations: metrics and health")
@@ -57,7 +58,8 @@ struct OperationsTests {
         try await withProvider { client, _ in
             let browser = DialogBrowser(client: client)
             let signIn = try await browser.get(dialogPath())
-            let consent = try await browser.get(try #require(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: signIn).location))
+            let consent = try await browser.get(
+                try #require(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: signIn).location))
             let cancelled = try await browser.consent(on: consent, action: "cancel")
             #expect(try cancelled.redirectParameters().single("error") == "access_denied")
             let favicon = try await client.execute(uri: "/favicon.ico", method: .get)
@@ -68,14 +70,20 @@ struct OperationsTests {
 
             let text = try await Self.metrics(client)
             let typed = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
-            #expect(Set(typed).isSuperset(of: ["limited_login_dialogs_shown_total", "limited_login_dialog_outcomes_total", "limited_login_errors_total", "limited_login_request_duration_seconds"]), "\(typed)")
+            #expect(
+                Set(typed).isSuperset(of: [
+                    "limited_login_dialogs_shown_total", "limited_login_dialog_outcomes_total", "limited_login_errors_total",
+                    "limited_login_request_duration_seconds",
+                ]), "\(typed)")
             for name in typed {
                 #expect(text.contains("# HELP \(name) "), "no HELP for \(name): \(text)")
             }
             #expect(Self.sample(text, #"limited_login_dialog_outcomes_total{outcome="cancelled",error=""}"#) == 1)
             #expect(!text.contains(#"kind="cancelled""#), "a cancel counted as an error")
             #expect(!text.contains(#"kind="dialog_redirect""#))
-            let favicons = text.split(separator: "\n").filter { $0.hasPrefix("limited_login_request_duration_seconds_count{") && $0.contains(#"route="/favicon.ico""#) }
+            let favicons = text.split(separator: "\n").filter {
+                $0.hasPrefix("limited_login_request_duration_seconds_count{") && $0.contains(#"route="/favicon.ico""#)
+            }
             #expect(favicons.count == 1 && favicons.first?.contains(#"status="200""#) == true, "\(favicons)")
             #expect(!text.contains(#"code="404""#), "a 404 was counted: \(text)")
             #expect(Self.sample(text, #"limited_login_errors_total{kind="http_4xx",code="401"}"#) == 1, "me without a token")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LimitedLoginProvider
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #20: text on the pages meets WCAG AA contrast (4.5:1), read from the one stylesheet itself.
 @Suite("Pages: text contrast")

@@ -1,5 +1,6 @@
-@testable import LimitedLoginProvider
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Prepared documents: If-None-Match against the ETag")
 struct PreparedDocumentTests {

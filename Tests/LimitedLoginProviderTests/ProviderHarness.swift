@@ -3,12 +3,13 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
-import LimitedLoginTestSupport
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import LimitedLoginVerifier
 import Logging
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Runs `body` against a fresh provider (in-memory store) through its real router, in process.
 func withProvider<Value: Sendable>(
@@ -37,7 +38,9 @@ func dialogPath(
     var parameters = FormParameters()
     parameters.append("client_id", appID)
     if let redirectURI { parameters.append("redirect_uri", redirectURI) }
-    if let responseType { parameters.append("response_type", responseType) } else if limited {
+    if let responseType {
+        parameters.append("response_type", responseType)
+    } else if limited {
         parameters.append("response_type", "id_token,graph_domain,user_token_nonce")
     }
     if let scope { parameters.append("scope", scope) }

@@ -3,13 +3,14 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import NIOCore
 import NIOSSL
 import SwiftASN1
 import Testing
 import X509
+
+@testable import LimitedLoginProvider
 
 /// Issue #21: the local certificate authority of `serve --tls`, its server certificates, and routing by the
 /// real service's host names. (Real TLS clients, curl, Python, Chromium and the SDK, are in Tests/Interop/test_tls.py.)
@@ -44,19 +45,23 @@ struct ProviderTLSTests {
         configuration.publicBaseURL = nil
         configuration.tls = true
         try await withProvider(configuration) { client, _ in
-            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
             let picture = try #require(minted.object["claims"]?.objectValue?["picture"]?.stringValue)
             #expect(picture.hasPrefix("https://graph.facebook.com/v21.0/") && picture.hasSuffix("/picture"), "\(picture)")
         }
         configuration.publicBaseURL = "https://idp.example.test"
         try await withProvider(configuration) { client, _ in
-            let minted = try await admin(client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post, json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com"}"#)
             let picture = try #require(minted.object["claims"]?.objectValue?["picture"]?.stringValue)
             #expect(picture.hasPrefix("https://idp.example.test/v21.0/"), "\(picture)")
         }
     }
 
-    @Test("a live provider with TLS answers a client that trusts only its CA, under its own address and a Facebook host name; a client without the CA refuses it")
+    @Test(
+        "a live provider with TLS answers a client that trusts only its CA, under its own address and a Facebook host name; a client without the CA refuses it"
+    )
     func servesHTTPS() async throws {
         var configuration = TestFixtures.configuration(publicBaseURL: nil)
         configuration.tls = true
@@ -140,31 +145,33 @@ struct ProviderTLSTests {
         return false
     }
 
-    @Test("each Facebook host name serves its own paths only", arguments: [
-        ("limited.facebook.com", "/.well-known/openid-configuration/", true),
-        ("limited.facebook.com", "/.well-known/oauth/openid/jwks/", true),
-        ("m.facebook.com", "/.well-known/oauth/openid/certs/", true),
-        ("m.facebook.com", "/v18.0/dialog/oauth", true),
-        ("www.facebook.com", "/dialog/oauth/signin", true),
-        ("www.facebook.com", "/platform/oidc/status", true),
-        ("graph.facebook.com", "/v21.0/me", true),
-        ("graph.facebook.com", "/v21.0/oauth/access_token", true),
-        ("graph.facebook.com", "/oauth/access_token", true),
-        ("ep2.facebook.com", "/v21.0/me", true),
-        ("ep1.facebook.com", "/v21.0/100001/picture", true),
-        ("ep2.facebook.com", "/v21.0/dialog/oauth", false),
-        ("www.limited.facebook.com", "/platform/uninstall/", true),
-        ("www.limited.facebook.com", "/v21.0/dialog/oauth", false),
-        ("www.limited.facebook.com", "/_admin/apps", false),
-        ("graph.facebook.com", "/.well-known/openid-configuration", false),
-        ("graph.facebook.com", "/v21.0/dialog/oauth", false),
-        ("limited.facebook.com", "/v21.0/me", false),
-        ("www.facebook.com", "/_console", false),
-        ("m.facebook.com", "/_admin/apps", false),
-        ("limited.facebook.com", "/health", false),
-        ("www.facebook.com", "/", false),
-        ("www.facebook.com", "/demo/callback", false),
-    ])
+    @Test(
+        "each Facebook host name serves its own paths only",
+        arguments: [
+            ("limited.facebook.com", "/.well-known/openid-configuration/", true),
+            ("limited.facebook.com", "/.well-known/oauth/openid/jwks/", true),
+            ("m.facebook.com", "/.well-known/oauth/openid/certs/", true),
+            ("m.facebook.com", "/v18.0/dialog/oauth", true),
+            ("www.facebook.com", "/dialog/oauth/signin", true),
+            ("www.facebook.com", "/platform/oidc/status", true),
+            ("graph.facebook.com", "/v21.0/me", true),
+            ("graph.facebook.com", "/v21.0/oauth/access_token", true),
+            ("graph.facebook.com", "/oauth/access_token", true),
+            ("ep2.facebook.com", "/v21.0/me", true),
+            ("ep1.facebook.com", "/v21.0/100001/picture", true),
+            ("ep2.facebook.com", "/v21.0/dialog/oauth", false),
+            ("www.limited.facebook.com", "/platform/uninstall/", true),
+            ("www.limited.facebook.com", "/v21.0/dialog/oauth", false),
+            ("www.limited.facebook.com", "/_admin/apps", false),
+            ("graph.facebook.com", "/.well-known/openid-configuration", false),
+            ("graph.facebook.com", "/v21.0/dialog/oauth", false),
+            ("limited.facebook.com", "/v21.0/me", false),
+            ("www.facebook.com", "/_console", false),
+            ("m.facebook.com", "/_admin/apps", false),
+            ("limited.facebook.com", "/health", false),
+            ("www.facebook.com", "/", false),
+            ("www.facebook.com", "/demo/callback", false),
+        ])
     func hostRules(host: String, path: String, served: Bool) {
         #expect(FacebookHosts.serves(path, on: host) == served)
     }

@@ -1,5 +1,6 @@
-@testable import LimitedLoginProvider
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// The recent-logins list keeps the last 50, newest first, whatever the number recorded.
 @Suite("Recent logins: bounded, newest first")

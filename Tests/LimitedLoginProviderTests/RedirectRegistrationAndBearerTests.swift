@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
-import LimitedLogin
 import HummingbirdTesting
+import LimitedLogin
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #23 items 6 and 10: which redirect URIs an app may register (and the dialog follow), and the
 /// admin API's bearer scheme in any case.
@@ -22,7 +23,8 @@ struct RedirectRegistrationAndBearerTests {
         return (response.status, object?["error"]?.objectValue?["message"]?.stringValue)
     }
 
-    static let codeSchemeReason = "a browser sent to a %@: URI runs code or opens local data; "
+    static let codeSchemeReason =
+        "a browser sent to a %@: URI runs code or opens local data; "
         + "use https, http on loopback (127.0.0.1, [::1], localhost) or an app scheme such as fb{app-id}://authorize/"
 
     @Test("the admin API refuses javascript, data, file, vbscript, blob and non-loopback http URIs with a message naming the URI")
@@ -70,9 +72,11 @@ struct RedirectRegistrationAndBearerTests {
     @Test("fixtures with a refused redirect URI are invalid, naming the app and the URI")
     func fixtures() {
         let fixtures = ProviderFixtures(apps: [.init(id: "42", name: "Bad", redirectURIs: ["https://ok.example/cb", "data:text/html,hi"])])
-        #expect(throws: FixturesError.invalid(
-            "app 42: The redirect URI data:text/html,hi is refused: " + String(format: Self.codeSchemeReason, "data") + "."
-        )) { try fixtures.validate() }
+        #expect(
+            throws: FixturesError.invalid(
+                "app 42: The redirect URI data:text/html,hi is refused: " + String(format: Self.codeSchemeReason, "data") + "."
+            )
+        ) { try fixtures.validate() }
     }
 
     @Test("the dialog does not redirect to a refused URI that is in the store anyway: it shows the error page")
@@ -83,8 +87,9 @@ struct RedirectRegistrationAndBearerTests {
             #expect(page.status == .badRequest)
             #expect(page.location == nil)
             #expect(page.title == "Invalid redirect URI")
-            #expect(HTMLForm.text(ofElementWithID: "error-message", in: page.body)
-                == "The redirect URI javascript:alert(1)// is refused: " + String(format: Self.codeSchemeReason, "javascript") + ".")
+            #expect(
+                HTMLForm.text(ofElementWithID: "error-message", in: page.body)
+                    == "The redirect URI javascript:alert(1)// is refused: " + String(format: Self.codeSchemeReason, "javascript") + ".")
         }
     }
 

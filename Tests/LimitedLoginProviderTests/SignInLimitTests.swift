@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #23 items 3 and 4: failed sign-ins are limited per account and per client address, counted in
 /// the store; and an unknown email costs the same as a wrong password.

@@ -4,9 +4,10 @@ import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #23 items 2 and 7: a password protects its user (only pickable users can be picked), and the
 /// picker shows a page of users with a search, whatever the size of the directory.
@@ -16,9 +17,10 @@ struct SignInPickerTests {
 
     /// Dave has a password and was not marked pickable.
     static func addDave(_ provider: LimitedLoginProvider) async throws {
-        try await FixtureLoader(store: provider.store).create(ProviderFixtures.User(
-            id: dave, firstName: "Dave", lastName: "Stone", email: "dave@example.com", password: "dave-pass"
-        ))
+        try await FixtureLoader(store: provider.store).create(
+            ProviderFixtures.User(
+                id: dave, firstName: "Dave", lastName: "Stone", email: "dave@example.com", password: "dave-pass"
+            ))
     }
 
     /// The user IDs the sign-in page offers to pick, in order.
@@ -65,7 +67,8 @@ struct SignInPickerTests {
             #expect(erin["pickable"] == true)
             let fay = try await create(#"{"id":"200002","first_name":"Fay","last_name":"Kept","email":"fay@example.com","password":"fay-pass"}"#)
             #expect(fay["pickable"] == false)
-            let gus = try await create(#"{"id":"200003","first_name":"Gus","last_name":"Open","email":"gus@example.com","password":"gus-pass","pickable":true}"#)
+            let gus = try await create(
+                #"{"id":"200003","first_name":"Gus","last_name":"Open","email":"gus@example.com","password":"gus-pass","pickable":true}"#)
             #expect(gus["pickable"] == true)
             let nobody = try await client.execute(
                 uri: "/_admin/users", method: .post,
@@ -73,7 +76,9 @@ struct SignInPickerTests {
                 body: ByteBuffer(string: #"{"first_name":"No","last_name":"Way","email":"no@example.com","pickable":false}"#)
             )
             #expect(nobody.status == .badRequest)
-            #expect(String(buffer: nobody.body) == #"{"error":{"message":"User no@example.com has no password and is not pickable, so nobody could sign in as them."}}"#)
+            #expect(
+                String(buffer: nobody.body)
+                    == #"{"error":{"message":"User no@example.com has no password and is not pickable, so nobody could sign in as them."}}"#)
 
             let browser = DialogBrowser(client: client)
             let page = try await browser.get(dialogPath())
@@ -121,9 +126,10 @@ struct SignInPickerTests {
         try await withProvider { client, provider in
             for index in 0..<752 {
                 let number = String(format: "%03d", index)
-                try await provider.store.createUser(TestUserRecord(
-                    id: "3\(number)", firstName: "Test", lastName: "Person\(number)", email: "person\(number)@example.com", pickable: true
-                ), passwordHash: nil)
+                try await provider.store.createUser(
+                    TestUserRecord(
+                        id: "3\(number)", firstName: "Test", lastName: "Person\(number)", email: "person\(number)@example.com", pickable: true
+                    ), passwordHash: nil)
             }
             try await Self.addDave(provider)
             let browser = DialogBrowser(client: client)

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #36 item 1: the sign-in limits count failures, after the check. Many correct sign-ins at once from
 /// one address (parallel CI workers, people behind one proxy) are never refused; a burst of wrong ones is

@@ -3,10 +3,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-import LimitedLoginTestSupport
 import LimitedLoginJOSE
-@testable import LimitedLoginProvider
+import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 @Suite("Dialog: prompt=none, and classic login (access tokens and codes)")
 struct SilentAndClassicLoginTests {
@@ -29,7 +30,8 @@ struct SilentAndClassicLoginTests {
             let firstToken = try #require(try first.redirectParameters().single("id_token"))
             let silent = try await browser.get(dialogPath(nonce: "silent-nonce", extra: [("prompt", "none"), ("id_token_hint", firstToken)]))
             #expect(silent.status == .found)
-            let token = try await verifyIDToken(try #require(try silent.redirectParameters().single("id_token")), provider: provider, nonce: "silent-nonce")
+            let token = try await verifyIDToken(
+                try #require(try silent.redirectParameters().single("id_token")), provider: provider, nonce: "silent-nonce")
             #expect(token.claims.sub == (try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)))
 
             // Wider scope than granted: consent_required.
@@ -72,10 +74,11 @@ struct SilentAndClassicLoginTests {
                 as: TestFixtures.carol
             )
             let parameters = try done.redirectParameters()
-            #expect(parameters.pairs.map(\.name) == [
-                "access_token", "data_access_expiration_time", "expires_in", "id_token", "signed_request", "state", "granted_scopes",
-                "denied_scopes", "graph_domain",
-            ], "signed_request was asked for (issue #33: the iOS SDK reads the user ID from it)")
+            #expect(
+                parameters.pairs.map(\.name) == [
+                    "access_token", "data_access_expiration_time", "expires_in", "id_token", "signed_request", "state", "granted_scopes",
+                    "denied_scopes", "graph_domain",
+                ], "signed_request was asked for (issue #33: the iOS SDK reads the user ID from it)")
             let accessToken = try #require(try parameters.single("access_token"))
             #expect(try parameters.single("expires_in") == String(TokenLifetimes.defaultAccessToken))
             let dataAccessText = try #require(try parameters.single("data_access_expiration_time"))
@@ -96,15 +99,19 @@ struct SilentAndClassicLoginTests {
         try await withProvider { client, provider in
             let browser = DialogBrowser(client: client)
             let verifier = CodeVerifier()
-            let path = dialogPath(limited: false, responseType: "code", extra: [
-                ("code_challenge", verifier.challenge), ("code_challenge_method", "S256"),
-            ])
+            let path = dialogPath(
+                limited: false, responseType: "code",
+                extra: [
+                    ("code_challenge", verifier.challenge), ("code_challenge_method", "S256"),
+                ])
             let done = try await browser.logIn(path, as: TestFixtures.alice)
             let parameters = try done.redirectParameters()
             #expect(try parameters.single("id_token") == nil && parameters.single("access_token") == nil)
             let code = try #require(try parameters.single("code"))
 
-            func exchange(_ code: String, verifier: String, redirect: String = TestFixtures.registeredRedirect) async throws -> (HTTPResponse.Status, JSONObject) {
+            func exchange(
+                _ code: String, verifier: String, redirect: String = TestFixtures.registeredRedirect
+            ) async throws -> (HTTPResponse.Status, JSONObject) {
                 var form = FormParameters()
                 form.append("client_id", TestFixtures.appID)
                 form.append("redirect_uri", redirect)
@@ -152,7 +159,8 @@ struct SilentAndClassicLoginTests {
             let first = try await browser.logIn(path, as: TestFixtures.alice)
             let code = try #require(try first.redirectParameters().single("code"))
             let wrong = try await client.execute(
-                uri: "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(code)&client_secret=wrong",
+                uri:
+                    "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(code)&client_secret=wrong",
                 method: .get
             )
             #expect(wrong.status == .badRequest)
@@ -161,7 +169,8 @@ struct SilentAndClassicLoginTests {
             let second = try await browser.logIn(path, as: TestFixtures.alice)
             let secondCode = try #require(try second.redirectParameters().single("code"))
             let right = try await client.execute(
-                uri: "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(secondCode)&client_secret=\(TestFixtures.appSecret)",
+                uri:
+                    "/oauth/access_token?client_id=\(TestFixtures.appID)&redirect_uri=\(FormParameters.encode(TestFixtures.registeredRedirect))&code=\(secondCode)&client_secret=\(TestFixtures.appSecret)",
                 method: .get
             )
             #expect(right.status == .ok)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import SQLKit
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Expired sessions and authorization codes leave the store: on an SQLite file, in memory, and on
 /// PostgreSQL when a test server is configured.

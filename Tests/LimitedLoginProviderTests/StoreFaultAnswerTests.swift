@@ -3,10 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import SQLKit
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #36 items 4 and 5: a store that cannot write shows in `/health` (503 with the reason), and a request
 /// the store fails under is 503 with `Retry-After` in its client's shape (a page for a browser, the admin
@@ -33,7 +34,8 @@ struct StoreFaultAnswerTests {
 
             let message = "The provider cannot use its store (the store is read-only). Try again in a few seconds."
             // The admin API's JSON.
-            let created = try await admin(client, "/_admin/users", method: .post, json: #"{"first_name":"A","last_name":"B","email":"ro@example.com"}"#)
+            let created = try await admin(
+                client, "/_admin/users", method: .post, json: #"{"first_name":"A","last_name":"B","email":"ro@example.com"}"#)
             #expect(created.status == .serviceUnavailable)
             #expect(created.message == message)
             // A browser: the page. (Signing in writes a session.)
@@ -49,7 +51,9 @@ struct StoreFaultAnswerTests {
             let graph = try await client.execute(uri: "/v21.0/me?access_token=EAAnothing", method: .get)
             let graphBody = String(buffer: graph.body)
             #expect(graph.status == .serviceUnavailable, "\(graphBody)")
-            #expect(graphBody.contains(#""code":2"#) && graphBody.contains(#""is_transient":true"#) && graphBody.contains(#""type":"OAuthException""#), "\(graphBody)")
+            #expect(
+                graphBody.contains(#""code":2"#) && graphBody.contains(#""is_transient":true"#) && graphBody.contains(#""type":"OAuthException""#),
+                "\(graphBody)")
             #expect(graph.headers[.retryAfter] == "5")
         }
     }
@@ -71,7 +75,10 @@ struct StoreFaultAnswerTests {
                     client, "/_admin/users", method: .post,
                     json: #"{"first_name":"Full","last_name":"\#(padding)","email":"full-\#(index)@example.com"}"#
                 )
-                if reply.status != .created { refused = reply; break }
+                if reply.status != .created {
+                    refused = reply
+                    break
+                }
             }
             let reply = try #require(refused, "400 users of 1 KB each fit in a store held at its size")
             #expect(reply.status == .serviceUnavailable)
@@ -81,13 +88,15 @@ struct StoreFaultAnswerTests {
         }
     }
 
-    @Test("causes in words from the databases' own texts", arguments: [
-        ("database or disk is full", "the disk is full"),
-        ("attempt to write a readonly database", "the store is read-only"),
-        ("PSQLError: connection refused", "the database cannot be reached"),
-        ("database is locked", "the database is busy"),
-        ("no such table: ll_apps", nil),
-    ])
+    @Test(
+        "causes in words from the databases' own texts",
+        arguments: [
+            ("database or disk is full", "the disk is full"),
+            ("attempt to write a readonly database", "the store is read-only"),
+            ("PSQLError: connection refused", "the database cannot be reached"),
+            ("database is locked", "the database is busy"),
+            ("no such table: ll_apps", nil),
+        ])
     func causes(text: String, cause: String?) {
         #expect(StoreOutage.cause(of: StoreError.database("x: \(text)")) == cause)
         #expect(StoreOutage.cause(of: StoreError.duplicate("x")) == nil)

@@ -1,8 +1,9 @@
 import Foundation
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Every kind of record the store keeps, written and read back, on each dialect.
 @Suite("Store operations")
@@ -20,7 +21,8 @@ struct StoreOperationsTests {
     @Test("apps: create, read, list, move to another business, delete", arguments: StoreDialect.available)
     func apps(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
-            let app = AppRecord(id: "3333333333", secret: "s3", name: "Third", businessID: "77", redirectURIs: ["https://a.example/cb", "https://b.example/cb"])
+            let app = AppRecord(
+                id: "3333333333", secret: "s3", name: "Third", businessID: "77", redirectURIs: ["https://a.example/cb", "https://b.example/cb"])
             try await store.createApp(app)
             #expect(try await store.app(id: "3333333333") == app)
             #expect(try await store.apps().map(\.id).sorted() == [TestFixtures.appID, TestFixtures.otherAppID, "3333333333"].sorted())
@@ -122,7 +124,9 @@ struct StoreOperationsTests {
     @Test("reset removes apps, users and grants", arguments: StoreDialect.available)
     func reset(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
-            try await store.saveGrant(GrantRecord(appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile], declined: [], installed: true, updatedAt: 1))
+            try await store.saveGrant(
+                GrantRecord(
+                    appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile], declined: [], installed: true, updatedAt: 1))
             try await store.reset()
             #expect(try await store.apps().isEmpty)
             #expect(try await store.users().isEmpty)

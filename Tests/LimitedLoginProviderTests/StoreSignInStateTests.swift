@@ -1,9 +1,10 @@
 import Foundation
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import SQLKit
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// What the store keeps for the sign-in limits and single-use forms, on each dialect, and the
 /// `0002_sign_in_hardening` migration on a store that predates it.
@@ -26,15 +27,17 @@ struct StoreSignInStateTests {
             #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
             #expect(try await store.countSignInFailure(key: "b", window: 60, now: now + 1) == SignInAttemptCount(attempts: 1, windowStart: now + 1))
             #expect(try await store.signInFailures(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
-            #expect(try await store.signInFailures(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 0, windowStart: now + 60),
-                    "a window that has ended counts nothing")
+            #expect(
+                try await store.signInFailures(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 0, windowStart: now + 60),
+                "a window that has ended counts nothing")
             #expect(try await store.signInFailures(key: "never", window: 60, now: now) == SignInAttemptCount(attempts: 0, windowStart: now))
             #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 60) == SignInAttemptCount(attempts: 1, windowStart: now + 60))
             try await store.clearSignInAttempts(key: "a")
             #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 61) == SignInAttemptCount(attempts: 1, windowStart: now + 61))
             try await store.purgeSignInAttempts(before: now + 61)
-            #expect(try await store.countSignInFailure(key: "b", window: 600, now: now + 62) == SignInAttemptCount(attempts: 1, windowStart: now + 62),
-                    "b's counter (window from now + 1) was purged")
+            #expect(
+                try await store.countSignInFailure(key: "b", window: 600, now: now + 62) == SignInAttemptCount(attempts: 1, windowStart: now + 62),
+                "b's counter (window from now + 1) was purged")
             #expect(try await store.countSignInFailure(key: "a", window: 600, now: now + 62).attempts == 2, "a's was kept")
         }
     }
@@ -78,9 +81,14 @@ struct StoreSignInStateTests {
     @Test("users keep their pickable flag and optional password; the picker's query pages and searches", arguments: StoreDialect.available)
     func pickableUsers(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
-            try await store.createUser(TestUserRecord(id: "1", firstName: "Ann", middleName: "Q", lastName: "Lee", email: "ann@example.com", pickable: true), passwordHash: nil)
-            try await store.createUser(TestUserRecord(id: "2", firstName: "Ben", lastName: "Lee", email: "ben_x@example.com"), passwordHash: PasswordHasher.hash("pw"))
-            try await store.createUser(TestUserRecord(id: "3", firstName: "Cy", lastName: "Lee", email: "cy%@example.com", pickable: true), passwordHash: PasswordHasher.hash("pw"))
+            try await store.createUser(
+                TestUserRecord(id: "1", firstName: "Ann", middleName: "Q", lastName: "Lee", email: "ann@example.com", pickable: true),
+                passwordHash: nil)
+            try await store.createUser(
+                TestUserRecord(id: "2", firstName: "Ben", lastName: "Lee", email: "ben_x@example.com"), passwordHash: PasswordHasher.hash("pw"))
+            try await store.createUser(
+                TestUserRecord(id: "3", firstName: "Cy", lastName: "Lee", email: "cy%@example.com", pickable: true),
+                passwordHash: PasswordHasher.hash("pw"))
             #expect(try await store.user(id: "1")?.pickable == true)
             #expect(try await store.user(id: "2")?.pickable == false)
             #expect(try await store.userWithPasswordHash(email: "ann@example.com")?.1 == nil)
@@ -100,9 +108,11 @@ struct StoreSignInStateTests {
         let path = temporaryDatabasePath()
         let store = try await ProviderStore.open(.sqliteFile(path: path), logger: TestFixtures.quietLogger)
         #expect(try await FixtureLoader(store: store).seedDemoDataIfEmpty())
-        try await store.createUser(TestUserRecord(id: "9", firstName: "Old", lastName: "User", email: "old@example.com"), passwordHash: PasswordHasher.hash("pw"))
         try await store.createUser(
-            TestUserRecord(id: "10", firstName: "Fake", lastName: "Alice", email: "alice@example.org", link: "https://www.facebook.com/alice.example"),
+            TestUserRecord(id: "9", firstName: "Old", lastName: "User", email: "old@example.com"), passwordHash: PasswordHasher.hash("pw"))
+        try await store.createUser(
+            TestUserRecord(
+                id: "10", firstName: "Fake", lastName: "Alice", email: "alice@example.org", link: "https://www.facebook.com/alice.example"),
             passwordHash: PasswordHasher.hash("pw")
         )
         // Back to the schema before 0002 (SQLite drops a column since 3.35).

@@ -1,8 +1,9 @@
 import Foundation
 import LimitedLoginCore
 import LimitedLoginTestSupport
-@testable import LimitedLoginProvider
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// The store's behaviour, run on each dialect: SQLite, and PostgreSQL when `scripts/test` started one.
 @Suite("Store")
@@ -23,18 +24,21 @@ struct StoreTests {
         let app = TestFixtures.appID
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).grant == nil)
 
-        let aliceGrant = GrantRecord(appID: app, userID: TestFixtures.alice, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 1)
+        let aliceGrant = GrantRecord(
+            appID: app, userID: TestFixtures.alice, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 1)
         try await store.saveGrant(aliceGrant)
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).grant == aliceGrant)
 
         // Bob installs with user_friends, but has no ASID yet: not visible (the query joins on ASIDs).
-        try await store.saveGrant(GrantRecord(appID: app, userID: TestFixtures.bob, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 2))
+        try await store.saveGrant(
+            GrantRecord(appID: app, userID: TestFixtures.bob, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 2))
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [])
         let bobASID = try await store.appScopedID(appID: app, userID: TestFixtures.bob)
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [bobASID], "a new ASID invalidates")
 
         // Carol installs and gets an ASID, but is not Alice's friend... until she is.
-        try await store.saveGrant(GrantRecord(appID: app, userID: TestFixtures.carol, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 3))
+        try await store.saveGrant(
+            GrantRecord(appID: app, userID: TestFixtures.carol, granted: [.publicProfile, .userFriends], declined: [], installed: true, updatedAt: 3))
         let carolASID = try await store.appScopedID(appID: app, userID: TestFixtures.carol)
         let withCarol = try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs
         #expect(withCarol == [bobASID, carolASID].sorted(), "Alice and Carol are friends in the fixtures")
@@ -49,7 +53,9 @@ struct StoreTests {
         let daveASID = try await store.appScopedID(appID: app, userID: dave.id)
         #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID])
         try await store.addFriendship(TestFixtures.alice, dave.id)
-        #expect(try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID, daveASID].sorted(), "a new friendship invalidates")
+        #expect(
+            try await store.grantAndVisibleFriends(appID: app, userID: TestFixtures.alice).friendASIDs == [carolASID, daveASID].sorted(),
+            "a new friendship invalidates")
         await store.close()
     }
 
@@ -63,7 +69,11 @@ struct StoreTests {
             await second.close()
             Issue.record("a second store opened a locked file")
         } catch {
-            #expect(error == .unavailable("SQLite file \(path) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)"))
+            #expect(
+                error
+                    == .unavailable(
+                        "SQLite file \(path) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)"
+                    ))
         }
         await first.close()
         let reopened = try await ProviderStore.open(.sqliteFile(path: path), logger: TestFixtures.quietLogger)

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimitedLoginCore
-@testable import LimitedLoginProvider
 import LimitedLoginTestSupport
 import Testing
+
+@testable import LimitedLoginProvider
 
 /// Issue #30 item 4: a misspelt key in a fixtures file or an admin request is refused, naming the key, its
 /// place and the accepted keys (it was ignored: a user made without the email meant, an app without its
@@ -17,15 +18,31 @@ struct StrictInputTests {
         return path
     }
 
-    @Test("fixtures: an unknown key at the top, in an app, in a user and in a user's hometown; a name given twice", arguments: [
-        (#"{"apps": [], "userz": []}"#, "the fixtures are invalid: unknown key \"userz\" in the file; the accepted keys are: access_tokens, app_scoped_ids, apps, clock_offset, grants, scenarios, signing_keys, users"),
-        (#"{"apps": [{"id": "1234", "name": "A", "redirect_uri": "https://a.example/cb"}]}"#, "the fixtures are invalid: unknown key \"redirect_uri\" in apps[0]; the accepted keys are: business_id, gaming, id, name, redirect_uris, secret"),
-        (#"{"users": [{"first_name": "A", "last_name": "B", "emial": "a@example.com"}]}"#, "the fixtures are invalid: unknown key \"emial\" in users[0]; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable"),
-        (#"{"users": [{"first_name": "A", "last_name": "B", "email": "a@example.com", "hometown": {"id": "1", "nam": "Paris"}}]}"#, "the fixtures are invalid: unknown key \"nam\" in users[0].hometown; the accepted keys are: id, name"),
-    ])
+    @Test(
+        "fixtures: an unknown key at the top, in an app, in a user and in a user's hometown; a name given twice",
+        arguments: [
+            (
+                #"{"apps": [], "userz": []}"#,
+                "the fixtures are invalid: unknown key \"userz\" in the file; the accepted keys are: access_tokens, app_scoped_ids, apps, clock_offset, grants, scenarios, signing_keys, users"
+            ),
+            (
+                #"{"apps": [{"id": "1234", "name": "A", "redirect_uri": "https://a.example/cb"}]}"#,
+                "the fixtures are invalid: unknown key \"redirect_uri\" in apps[0]; the accepted keys are: business_id, gaming, id, name, redirect_uris, secret"
+            ),
+            (
+                #"{"users": [{"first_name": "A", "last_name": "B", "emial": "a@example.com"}]}"#,
+                "the fixtures are invalid: unknown key \"emial\" in users[0]; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable"
+            ),
+            (
+                #"{"users": [{"first_name": "A", "last_name": "B", "email": "a@example.com", "hometown": {"id": "1", "nam": "Paris"}}]}"#,
+                "the fixtures are invalid: unknown key \"nam\" in users[0].hometown; the accepted keys are: id, name"
+            ),
+        ])
     func fixturesKeys(text: String, message: String) throws {
         let path = try file(text)
-        #expect(throws: FixturesError.invalid(String(message.dropFirst("the fixtures are invalid: ".count)))) { try ProviderFixtures.load(path: path) }
+        #expect(throws: FixturesError.invalid(String(message.dropFirst("the fixtures are invalid: ".count)))) {
+            try ProviderFixtures.load(path: path)
+        }
         do { _ = try ProviderFixtures.load(path: path) } catch { #expect(error.description == message) }
     }
 
@@ -36,19 +53,36 @@ struct StrictInputTests {
             _ = try ProviderFixtures.load(path: path)
             Issue.record("a file with \"apps\" twice was loaded")
         } catch {
-            guard case .unreadable(_, let reason) = error else { Issue.record("\(error)"); return }
+            guard case .unreadable(_, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(reason.hasPrefix("it is not valid JSON ("), "\(reason)")
         }
     }
 
-    @Test("admin requests: a misspelt key is refused (400) with the accepted keys, and nothing changes", arguments: [
-        ("/_admin/apps", #"{"id": "4444", "name": "X", "redirect_uri": "https://x.example/cb"}"#, "Unknown key \"redirect_uri\"; the accepted keys are: business_id, gaming, id, name, redirect_uris, secret."),
-        ("/_admin/users", #"{"first_name": "A", "last_name": "B", "emial": "x@example.com"}"#, "Unknown key \"emial\"; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable."),
-        ("/_admin/friendships", #"{"user_id": "100001", "friend": "100003"}"#, "Unknown key \"friend\"; the accepted keys are: friend_id, user_id."),
-        ("/_admin/clock", #"{"advanse": 60}"#, "Unknown key \"advanse\"; the accepted keys are: advance, force, reset, set."),
-        ("/_admin/scenarios", #"{"app_id": "1111111111", "outcome": "cancel", "usr": "alice@example.com"}"#, "Unknown key \"usr\"; the accepted keys are: app_id, claims, code, error, message, outcome, user."),
-        ("/_admin/reset", #"{"emtpy": true}"#, "Unknown key \"emtpy\"; the accepted keys are: empty."),
-    ])
+    @Test(
+        "admin requests: a misspelt key is refused (400) with the accepted keys, and nothing changes",
+        arguments: [
+            (
+                "/_admin/apps", #"{"id": "4444", "name": "X", "redirect_uri": "https://x.example/cb"}"#,
+                "Unknown key \"redirect_uri\"; the accepted keys are: business_id, gaming, id, name, redirect_uris, secret."
+            ),
+            (
+                "/_admin/users", #"{"first_name": "A", "last_name": "B", "emial": "x@example.com"}"#,
+                "Unknown key \"emial\"; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable."
+            ),
+            (
+                "/_admin/friendships", #"{"user_id": "100001", "friend": "100003"}"#,
+                "Unknown key \"friend\"; the accepted keys are: friend_id, user_id."
+            ),
+            ("/_admin/clock", #"{"advanse": 60}"#, "Unknown key \"advanse\"; the accepted keys are: advance, force, reset, set."),
+            (
+                "/_admin/scenarios", #"{"app_id": "1111111111", "outcome": "cancel", "usr": "alice@example.com"}"#,
+                "Unknown key \"usr\"; the accepted keys are: app_id, claims, code, error, message, outcome, user."
+            ),
+            ("/_admin/reset", #"{"emtpy": true}"#, "Unknown key \"emtpy\"; the accepted keys are: empty."),
+        ])
     func adminKeys(path: String, body: String, message: String) async throws {
         try await withProvider(harnessConfiguration()) { client, provider in
             let appsBefore = try await provider.store.apps().count

@@ -239,10 +239,11 @@ public final class LoopbackSocket: @unchecked Sendable {
     private static func wholeResponseLength(_ bytes: [UInt8]) -> Int? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard bytes.count >= 4,
-              let headEnd = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(separator) })
+            let headEnd = (0...(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual(separator) })
         else { return nil }
         let head = String(decoding: bytes[0..<headEnd], as: UTF8.self).lowercased()
-        let length = head.split(separator: "\r\n")
+        let length =
+            head.split(separator: "\r\n")
             .first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         let total = headEnd + 4 + length

@@ -55,8 +55,9 @@ public struct TokenFactory: Sendable {
 
     /// A token with this header and claims, signed by ``key``.
     public func token(header: JSONObject, claims: JSONObject) -> String {
-        token(headerText: String(decoding: JSONSerializer.serialize(.object(header)), as: UTF8.self),
-              payloadText: String(decoding: JSONSerializer.serialize(.object(claims)), as: UTF8.self))
+        token(
+            headerText: String(decoding: JSONSerializer.serialize(.object(header)), as: UTF8.self),
+            payloadText: String(decoding: JSONSerializer.serialize(.object(claims)), as: UTF8.self))
     }
 
     /// A token whose header and payload are exactly these texts, signed by ``key``.

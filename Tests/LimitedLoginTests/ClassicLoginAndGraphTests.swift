@@ -1,11 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import NIOCore
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
+import NIOCore
 import Testing
 
 /// Classic logins: the code exchanged with the PKCE verifier, the access token, the Graph client, refresh.
@@ -39,10 +39,12 @@ struct ClassicLoginAndGraphTests {
             #expect(me["name"]?.stringValue == "Alice Q Smith")
             #expect(me["email"]?.stringValue == "alice@example.com")
 
-            await #expect(throws: GraphClientError.graph(
-                code: 100, subcode: nil, type: "OAuthException",
-                message: "(#100) Tried accessing nonexisting field (shoe_size) on node type (User)"
-            )) {
+            await #expect(
+                throws: GraphClientError.graph(
+                    code: 100, subcode: nil, type: "OAuthException",
+                    message: "(#100) Tried accessing nonexisting field (shoe_size) on node type (User)"
+                )
+            ) {
                 try await graph.me(fields: ["shoe_size"])
             }
         }
@@ -80,12 +82,14 @@ struct ClassicLoginAndGraphTests {
         }
     }
 
-    @Test("refresh replaces the access token with a new one that still works, with the permissions read again",
-          arguments: StoreDialect.available)
+    @Test(
+        "refresh replaces the access token with a new one that still works, with the permissions read again",
+        arguments: StoreDialect.available)
     func refresh(_ dialect: StoreDialect) async throws {
         try await withSDKProvider(dialect) { provider in
             let (session, store) = provider.makeSession()
-            let (manager, _) = provider.manager(ScriptedPerson(signIn: .testUser(id: TestFixtures.alice), untick: ["user_birthday"]), session: session)
+            let (manager, _) = provider.manager(
+                ScriptedPerson(signIn: .testUser(id: TestFixtures.alice), untick: ["user_birthday"]), session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email", "user_birthday"], tracking: .enabled)))
             let old = try #require(session.accessToken)
             let graph = GraphClient(session: session, endpoints: provider.endpoints)
@@ -109,7 +113,10 @@ struct ClassicLoginAndGraphTests {
             // The presenter swaps in a code issued to another login (another verifier's challenge).
             let (otherSession, _) = provider.makeSession()
             let captured = Recorder<URL?>(nil)
-            let capturing = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in captured.set(url); return URL(string: "fb\(TestFixtures.appID)://authorize/#error=access_denied&state=x") ?? url }
+            let capturing = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in
+                captured.set(url)
+                return URL(string: "fb\(TestFixtures.appID)://authorize/#error=access_denied&state=x") ?? url
+            }
             let otherManager = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: capturing, session: otherSession)
             _ = try? await otherManager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             let capturedURL = try #require(captured.value)

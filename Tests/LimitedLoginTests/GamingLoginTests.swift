@@ -20,9 +20,10 @@ struct GamingLoginTests {
             )
             let (session, _) = provider.makeSession()
             let (manager, _) = provider.manager(ScriptedPerson(signIn: .testUser(id: "300002")), session: session, appID: "7070")
-            let result = try await manager.logIn(configuration: LoginConfiguration(
-                permissions: ["gaming_profile", "gaming_user_picture", "user_age_range"], tracking: .limited
-            ))
+            let result = try await manager.logIn(
+                configuration: LoginConfiguration(
+                    permissions: ["gaming_profile", "gaming_user_picture", "user_age_range"], tracking: .limited
+                ))
             #expect(result.authenticationToken?.graphDomain == "gaming")
             let profile = try #require(session.profile)
             #expect(profile.name == "ErinPlays")

@@ -17,9 +17,10 @@ struct IOSSurfaceTests {
 
     @Test("LoginConfiguration's [String] initializers and messengerPageId")
     func stringConfigurations() throws {
-        let configuration = try #require(LoginConfiguration(
-            permissions: ["email", "user_messenger_contact"], tracking: .limited, nonce: "n", messengerPageId: "77"
-        ))
+        let configuration = try #require(
+            LoginConfiguration(
+                permissions: ["email", "user_messenger_contact"], tracking: .limited, nonce: "n", messengerPageId: "77"
+            ))
         #expect(configuration.requestedPermissions == [.email, .userMessengerContact])
         #expect(configuration.messengerPageId == "77")
         #expect(LoginConfiguration(permissions: ["user_likes"], tracking: .limited) == nil)
@@ -133,12 +134,13 @@ struct IOSSurfaceTests {
         try session.update { $0.accessToken = token("1", "b", lifetime: 0.3) }
         try await Task.sleep(for: .seconds(1))
         try session.update { $0.accessToken = nil }
-        #expect(received.value == [
-            ["userChanged": true, "expired": false],
-            ["userChanged": false, "expired": false],
-            ["userChanged": false, "expired": true],
-            ["userChanged": true, "expired": false],
-        ])
+        #expect(
+            received.value == [
+                ["userChanged": true, "expired": false],
+                ["userChanged": false, "expired": false],
+                ["userChanged": false, "expired": true],
+                ["userChanged": true, "expired": false],
+            ])
     }
 
     @Test("loadCurrentProfile: a limited profile stays as it is; a classic one is read from me with the granted fields")

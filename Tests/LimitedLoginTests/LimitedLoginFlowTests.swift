@@ -8,8 +8,9 @@ import Testing
 /// Limited logins end to end: the SDK, the scripted person and a real provider over loopback.
 @Suite("SDK: limited login")
 struct LimitedLoginFlowTests {
-    @Test("every limited permission: the profile holds each of the test user's fields, and friends who use the app",
-          arguments: StoreDialect.available)
+    @Test(
+        "every limited permission: the profile holds each of the test user's fields, and friends who use the app",
+        arguments: StoreDialect.available)
     func everyLimitedPermission(_ dialect: StoreDialect) async throws {
         try await withSDKProvider(dialect) { provider in
             // Bob uses the app with user_friends first, so that he is a visible friend of Alice.

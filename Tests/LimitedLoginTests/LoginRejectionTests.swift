@@ -12,7 +12,10 @@ struct LoginRejectionTests {
     /// A real callback from the provider for Alice, with the nonce given.
     func realCallback(_ provider: SDKProvider, nonce: String, appID: String = TestFixtures.appID) async throws -> URL {
         let captured = Recorder<URL?>(nil)
-        let presenter = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in captured.set(url); return url }
+        let presenter = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in
+            captured.set(url)
+            return url
+        }
         let (session, _) = provider.makeSession()
         let manager = LoginManager(appID: appID, endpoints: provider.endpoints, presenter: presenter, session: session)
         _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .limited, nonce: nonce)))
@@ -104,8 +107,11 @@ struct LoginRejectionTests {
         let state = FormParameters.encode(request.state)
         let failed = try #require(URL(string: "fb1://authorize/#error=invalid_scope&error_code=100&error_message=Bad+scope&state=\(state)"))
         #expect(try LoginCallback(url: failed, request: request) == .failed(code: "100", message: "Bad scope"))
-        let cancelled = try #require(URL(string:
-            "fb1://authorize/#error=access_denied&error_code=200&error_description=Permissions+error&error_reason=user_denied&state=\(state)"))
+        let cancelled = try #require(
+            URL(
+                string:
+                    "fb1://authorize/#error=access_denied&error_code=200&error_description=Permissions+error&error_reason=user_denied&state=\(state)")
+        )
         #expect(try LoginCallback(url: cancelled, request: request) == .cancelled)
         let noState = try #require(URL(string: "fb1://authorize/#error=access_denied&error_code=200"))
         #expect(throws: LoginError.badChallengeString) { try LoginCallback(url: noState, request: request) }

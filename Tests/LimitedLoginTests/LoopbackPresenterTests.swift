@@ -11,7 +11,9 @@ import Testing
 /// the two requests the relay page's script makes.
 @Suite("SDK: loopback presenter")
 struct LoopbackPresenterTests {
-    static func get(_ url: String, method: HTTPMethod = .GET, timeout: TimeAmount = .seconds(10)) async throws -> (status: Int, body: String, headers: HTTPHeaders) {
+    static func get(
+        _ url: String, method: HTTPMethod = .GET, timeout: TimeAmount = .seconds(10)
+    ) async throws -> (status: Int, body: String, headers: HTTPHeaders) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         let response = try await HTTPClient.shared.execute(request, timeout: timeout)

@@ -12,10 +12,11 @@ struct ScriptedPickerTests {
     /// Thirty pickable users after the fixtures' three, so that the last ones are not on the first page.
     static func addUsers(_ provider: SDKProvider) async throws {
         for index in 0..<30 {
-            try await provider.provider.store.createUser(TestUserRecord(
-                id: "40\(index + 10)", firstName: "Pick", lastName: "Person\(index + 10)", email: "pick\(index + 10)@example.com",
-                pickable: true
-            ), passwordHash: nil)
+            try await provider.provider.store.createUser(
+                TestUserRecord(
+                    id: "40\(index + 10)", firstName: "Pick", lastName: "Person\(index + 10)", email: "pick\(index + 10)@example.com",
+                    pickable: true
+                ), passwordHash: nil)
         }
         try await provider.provider.store.createUser(
             TestUserRecord(id: "4999", firstName: "Kept", lastName: "Private", email: "kept@example.com"), passwordHash: "pbkdf2-sha256$1$AA$AA"
@@ -35,7 +36,8 @@ struct ScriptedPickerTests {
             try await Self.addUsers(provider)
             let (byID, presenter) = try await Self.logIn(provider, as: .testUser(id: "4039"))
             #expect(byID.profile?.email == "pick39@example.com")
-            #expect(presenter.pageTitles.filter { $0 == "Log in to Test App" }.count == 2, "the sign-in page, then its search: \(presenter.pageTitles)")
+            #expect(
+                presenter.pageTitles.filter { $0 == "Log in to Test App" }.count == 2, "the sign-in page, then its search: \(presenter.pageTitles)")
 
             let (byEmail, _) = try await Self.logIn(provider, as: .pick("PICK38@example.com"))
             #expect(byEmail.profile?.name == "Pick Person38")
@@ -52,9 +54,11 @@ struct ScriptedPickerTests {
         try await withSDKProvider { provider in
             try await Self.addUsers(provider)
             for who in ["kept@example.com", "nobody@example.com"] {
-                await #expect(throws: LoginError.presentationFailed(
-                    "the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)"
-                )) { try await Self.logIn(provider, as: .pick(who)) }
+                await #expect(
+                    throws: LoginError.presentationFailed(
+                        "the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)"
+                    )
+                ) { try await Self.logIn(provider, as: .pick(who)) }
             }
         }
     }
@@ -65,9 +69,11 @@ struct ScriptedPickerTests {
         configuration.userPicker = false
         try await withLiveProvider(configuration) { baseURL, _, provider in
             let sdk = SDKProvider(baseURL: try #require(URL(string: baseURL)), provider: provider)
-            await #expect(throws: LoginError.presentationFailed(
-                "the sign-in page offers no test user \(TestFixtures.alice) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)"
-            )) { try await Self.logIn(sdk, as: .testUser(id: TestFixtures.alice)) }
+            await #expect(
+                throws: LoginError.presentationFailed(
+                    "the sign-in page offers no test user \(TestFixtures.alice) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)"
+                )
+            ) { try await Self.logIn(sdk, as: .testUser(id: TestFixtures.alice)) }
             let (session, _) = try await Self.logIn(sdk, as: .credentials(email: "alice@example.com", password: "alice-pass"))
             #expect(session.profile?.email == "alice@example.com")
         }

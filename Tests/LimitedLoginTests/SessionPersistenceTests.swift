@@ -55,14 +55,16 @@ struct SessionPersistenceTests {
                 (.AuthenticationTokenDidChange, AuthenticationTokenChangeOldKey, AuthenticationTokenChangeNewKey),
                 (.ProfileDidChange, ProfileChangeOldKey, ProfileChangeNewKey),
             ] {
-                observers.append(center.addObserver(forName: name, object: session, queue: nil) { note in
-                    let info = note.userInfo ?? [:]
-                    notified.withLock { $0.append((name, info[oldKey] != nil, info[newKey] != nil)) }
-                })
+                observers.append(
+                    center.addObserver(forName: name, object: session, queue: nil) { note in
+                        let info = note.userInfo ?? [:]
+                        notified.withLock { $0.append((name, info[oldKey] != nil, info[newKey] != nil)) }
+                    })
             }
             let (manager, _) = provider.manager(alice, session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .limited)))
-            let limitedToken = session.authenticationToken, limitedProfile = session.profile
+            let limitedToken = session.authenticationToken
+            let limitedProfile = session.profile
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
             let classic = session.snapshot
             manager.logOut()
@@ -72,23 +74,28 @@ struct SessionPersistenceTests {
                 changes.append(change)
                 if changes.count == 8 { break }
             }
-            #expect(changes == [
-                .authenticationToken(old: nil, new: limitedToken),
-                .profile(old: nil, new: limitedProfile),
-                .accessToken(old: nil, new: classic.accessToken),
-                .authenticationToken(old: limitedToken, new: classic.authenticationToken),
-                .profile(old: limitedProfile, new: classic.profile),
-                .accessToken(old: classic.accessToken, new: nil),
-                .authenticationToken(old: classic.authenticationToken, new: nil),
-                .profile(old: classic.profile, new: nil),
-            ])
+            #expect(
+                changes == [
+                    .authenticationToken(old: nil, new: limitedToken),
+                    .profile(old: nil, new: limitedProfile),
+                    .accessToken(old: nil, new: classic.accessToken),
+                    .authenticationToken(old: limitedToken, new: classic.authenticationToken),
+                    .profile(old: limitedProfile, new: classic.profile),
+                    .accessToken(old: classic.accessToken, new: nil),
+                    .authenticationToken(old: classic.authenticationToken, new: nil),
+                    .profile(old: classic.profile, new: nil),
+                ])
             let names = notified.withLock { $0.map(\.0) }
-            #expect(names == [
-                .AuthenticationTokenDidChange, .ProfileDidChange, .AccessTokenDidChange, .AuthenticationTokenDidChange,
-                .ProfileDidChange, .AccessTokenDidChange, .AuthenticationTokenDidChange, .ProfileDidChange,
-            ])
+            #expect(
+                names == [
+                    .AuthenticationTokenDidChange, .ProfileDidChange, .AccessTokenDidChange, .AuthenticationTokenDidChange,
+                    .ProfileDidChange, .AccessTokenDidChange, .AuthenticationTokenDidChange, .ProfileDidChange,
+                ])
             let sides = notified.withLock { $0.map { [$0.1, $0.2] } }
-            #expect(sides == [[false, true], [false, true], [false, true], [true, true], [true, true], [true, false], [true, false], [true, false]])
+            #expect(
+                sides == [
+                    [false, true], [false, true], [false, true], [true, true], [true, true], [true, false], [true, false], [true, false],
+                ])
             for observer in observers { center.removeObserver(observer) }
         }
     }
@@ -101,7 +108,10 @@ struct SessionPersistenceTests {
         let session = LoginSession(store: FileTokenStore(path: path))
         #expect(session.snapshot.isEmpty)
         let error = try #require(session.loadError)
-        guard case .unreadable(let errorPath, _) = error else { Issue.record("expected unreadable, got \(error)"); return }
+        guard case .unreadable(let errorPath, _) = error else {
+            Issue.record("expected unreadable, got \(error)")
+            return
+        }
         #expect(errorPath == path)
         try session.clear()
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -127,7 +137,8 @@ struct SessionPersistenceTests {
         let token = AuthenticationToken(tokenString: "a.b.c", nonce: "n")
         try store.save(SessionSnapshot(authenticationToken: token))
         #expect(chmod(folder, 0o777) == 0)
-        let reason = "its folder \(folder) can be written by others (mode 777); keep the saved login in a folder only you can write (chmod go-w \(folder), or another LIMITED_LOGIN_STATE_FILE)"
+        let reason =
+            "its folder \(folder) can be written by others (mode 777); keep the saved login in a folder only you can write (chmod go-w \(folder), or another LIMITED_LOGIN_STATE_FILE)"
         #expect(throws: TokenStoreError.unwritable(path: path, reason: reason)) { try store.save(SessionSnapshot(authenticationToken: token)) }
         #expect(throws: TokenStoreError.unreadable(path: path, reason: reason)) { try store.load() }
         #expect(chmod(folder, 0o700) == 0)
@@ -146,7 +157,9 @@ struct SessionPersistenceTests {
         try store.save(SessionSnapshot(authenticationToken: AuthenticationToken(tokenString: "a.b.c", nonce: "n")))
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "untouched")
         #expect(try store.load()?.authenticationToken?.tokenString == "a.b.c")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session.json.tmp-") && $0 != "session.json.tmp-\(getpid())" }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasPrefix("session.json.tmp-") && $0 != "session.json.tmp-\(getpid())"
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 

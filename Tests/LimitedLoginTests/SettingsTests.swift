@@ -11,10 +11,12 @@ struct SettingsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("settings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("FacebookSettings.json")
-        try Data(#"""
-        {"FacebookAppID":"from-file","FacebookClientToken":"file-token","FacebookDisplayName":"File App",
-         "FacebookAdvertiserTrackingEnabled":false,"LimitedLoginProviderURL":"http://127.0.0.1:9/"}
-        """#.utf8).write(to: file)
+        try Data(
+            #"""
+            {"FacebookAppID":"from-file","FacebookClientToken":"file-token","FacebookDisplayName":"File App",
+             "FacebookAdvertiserTrackingEnabled":false,"LimitedLoginProviderURL":"http://127.0.0.1:9/"}
+            """#.utf8
+        ).write(to: file)
         let settings = Settings(environment: ["FacebookAppID": "from-env", "FacebookGraphAPIVersion": "v18.0"], fileURL: file)
 
         #expect(settings.appID == "from-env")

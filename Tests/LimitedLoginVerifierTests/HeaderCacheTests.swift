@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("Verifier: headers of verified tokens are remembered by their exact bytes, and hide nothing")
@@ -37,8 +38,9 @@ struct HeaderCacheTests {
         let forged = "\(parts[0]).\(parts[1]).\(String(decoding: signature, as: UTF8.self))"
         #expect(await fixture.failure(forged) == .invalidSignature)
         let past = (factory.now.timeIntervalSince1970 - 3600).rounded()
-        #expect(await fixture.failure(factory.token { $0["exp"] = .number(past) })
-            == .expired(expiredAt: Date(timeIntervalSince1970: past), now: fixture.clock.now))
+        #expect(
+            await fixture.failure(factory.token { $0["exp"] = .number(past) })
+                == .expired(expiredAt: Date(timeIntervalSince1970: past), now: fixture.clock.now))
         #expect(await fixture.failure(token, nonce: .exact("another-nonce")) == .nonceMismatch)
         #expect(fixture.verifier.headers.count == 0)
     }
@@ -50,8 +52,9 @@ struct HeaderCacheTests {
         #expect(fixture.verifier.headers.count == 1)
         let parts = factory.token().split(separator: ".").map(String.init)
         // Same header bytes, broken payload or signature.
-        #expect(await fixture.failure("\(parts[0]).\(parts[1])=.\(parts[2])")
-            == .invalidBase64URL(.payload, .invalidCharacter(UInt8(ascii: "="), offset: parts[1].utf8.count)))
+        #expect(
+            await fixture.failure("\(parts[0]).\(parts[1])=.\(parts[2])")
+                == .invalidBase64URL(.payload, .invalidCharacter(UInt8(ascii: "="), offset: parts[1].utf8.count)))
         let otherSignature = factory.token { $0["email"] = "other@example.test" }.split(separator: ".")[2]
         #expect(await fixture.failure("\(parts[0]).\(parts[1]).\(otherSignature)") == .invalidSignature)
         let duplicate = factory.token(

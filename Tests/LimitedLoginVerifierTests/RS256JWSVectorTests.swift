@@ -1,6 +1,7 @@
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("JWS vectors: the cases of Wycheproof's RS256 group, through CompactJWS and the verifier")

@@ -75,22 +75,27 @@ enum RS256JWSVectors {
             ("Modulus", publicKey.components().modulus), ("Jwk", jwkText),
         ] {
             let mac = HMAC<SHA256>.authenticationCode(for: Array("\(hmacHeader).\(p)".utf8), using: SymmetricKey(data: secret))
-            add("rejectsSymmetryConfusionAttacks_hmacKeyFromRsaPublicKey\(form)", "\(hmacHeader).\(p).\(Base64URL.encode(Array(mac)))",
+            add(
+                "rejectsSymmetryConfusionAttacks_hmacKeyFromRsaPublicKey\(form)", "\(hmacHeader).\(p).\(Base64URL.encode(Array(mac)))",
                 .parsed(signedByKey1: false), .algorithmNotAllowed("HS256"))
         }
         // An attacker's key embedded in the header, and the token signed with it: with our kid, and without one.
         var attacker = factory
         attacker.key = TestKeys.secondary
-        let attackerJWK = String(decoding: JSONSerializer.serialize(RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "key-1").json), as: UTF8.self)
-        add("rejectsAttackerProvidedEmbeddedJwk",
+        let attackerJWK = String(
+            decoding: JSONSerializer.serialize(RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "key-1").json), as: UTF8.self)
+        add(
+            "rejectsAttackerProvidedEmbeddedJwk",
             attacker.token(headerText: #"{"alg":"RS256","kid":"key-1","jwk":\#(attackerJWK)}"#, payloadText: factory.claimsText),
             .parsed(signedByKey1: false), .forbiddenHeaderParameter("jwk"))
-        add("rejectsAttackerProvidedEmbeddedJwkWithoutKid",
+        add(
+            "rejectsAttackerProvidedEmbeddedJwkWithoutKid",
             attacker.token(headerText: #"{"alg":"RS256","jwk":\#(attackerJWK)}"#, payloadText: factory.claimsText),
             .parsed(signedByKey1: false), .forbiddenHeaderParameter("jwk"))
         // Our addition: Wycheproof's own payload, "foo", correctly signed; a JWT's payload must be a JSON object.
         let foo = factory.token(headerText: factory.headerText, payloadText: "foo")
-        add("rejectsSignedPayloadThatIsNotJson", foo, .refused(.invalidJSON(.payload, .unexpectedByte(UInt8(ascii: "o"), offset: 1))),
+        add(
+            "rejectsSignedPayloadThatIsNotJson", foo, .refused(.invalidJSON(.payload, .unexpectedByte(UInt8(ascii: "o"), offset: 1))),
             .invalidJSON(.payload, .unexpectedByte(UInt8(ascii: "o"), offset: 1)))
         vectors += paddingVectors(factory: factory, signingInput: "\(h).\(p)")
         return vectors

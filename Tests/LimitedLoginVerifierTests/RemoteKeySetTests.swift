@@ -3,6 +3,7 @@ import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 /// These tests run a real key-set server on 127.0.0.1 and count the requests it serves.
@@ -57,7 +58,9 @@ struct RemoteKeySetTests {
 
     @Test("max-age is held within the floor and the ceiling; no-store means the floor")
     func floorAndCeiling() {
-        let floor: TimeInterval = 60, ceiling: TimeInterval = 86400, fallback: TimeInterval = 3600
+        let floor: TimeInterval = 60
+        let ceiling: TimeInterval = 86400
+        let fallback: TimeInterval = 3600
         #expect(CacheControl(headerValues: ["max-age=5"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 60)
         #expect(CacheControl(headerValues: ["max-age=999999999"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 86400)
         #expect(CacheControl(headerValues: ["max-age=99999999999999999999999"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 86400)
@@ -155,7 +158,10 @@ struct RemoteKeySetTests {
             let errors = await withTaskGroup(of: TokenVerificationError?.self) { group in
                 for _ in 0..<100 {
                     group.addTask {
-                        do { _ = try await verifier.verify(token, nonce: .exact(nonce)); return nil } catch { return error as? TokenVerificationError }
+                        do {
+                            _ = try await verifier.verify(token, nonce: .exact(nonce))
+                            return nil
+                        } catch { return error as? TokenVerificationError }
                     }
                 }
                 return await group.reduce(into: [TokenVerificationError?]()) { $0.append($1) }
@@ -288,7 +294,10 @@ struct RemoteKeySetTests {
         try await withLoopbackServer(server.router()) { port in
             let clock = ManualClock(factory.now)
             let (verifier, _) = verifier(port: port, path: "/redirect", clock: clock)
-            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/redirect: the server answered 302 redirecting to /jwks; redirects are not followed")) {
+            await #expect(
+                throws: TokenVerificationError.keySetUnavailable(
+                    "http://127.0.0.1:\(port)/redirect: the server answered 302 redirecting to /jwks; redirects are not followed")
+            ) {
                 try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
             }
             #expect(server.keySetRequests == 0)
@@ -302,7 +311,8 @@ struct RemoteKeySetTests {
         try await withLoopbackServer(server.router()) { port in
             let clock = ManualClock(factory.now)
             let (verifier, _) = verifier(port: port, clock: clock)
-            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/jwks: the document is larger than 524288 bytes")) {
+            await #expect(throws: TokenVerificationError.keySetUnavailable("http://127.0.0.1:\(port)/jwks: the document is larger than 524288 bytes"))
+            {
                 try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
             }
         }
@@ -320,7 +330,10 @@ struct RemoteKeySetTests {
     @Test("plain http to a non-loopback host is refused without a request")
     func insecureURL() async {
         let keys = RemoteKeySet(url: URL(string: "http://keys.example.test/jwks")!, clock: ManualClock(factory.now))
-        await #expect(throws: KeyResolutionError.keySetUnavailable("http://keys.example.test/jwks: http://keys.example.test/jwks is not https (plain http is allowed only to a loopback address)")) {
+        await #expect(
+            throws: KeyResolutionError.keySetUnavailable(
+                "http://keys.example.test/jwks: http://keys.example.test/jwks is not https (plain http is allowed only to a loopback address)")
+        ) {
             try await keys.key(for: "key-1")
         }
     }

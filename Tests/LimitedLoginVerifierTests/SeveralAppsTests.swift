@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 /// One verifier for a backend that serves several apps (an iOS app and a game): `aud` must be one of them,

@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("Verifier: the claims (docs/BEHAVIOUR.md, section 8, rule 5)")
@@ -27,10 +28,12 @@ struct TokenClaimTests {
         #expect(await fixture.failure(token { $0[name] = "" }) == .emptyClaim(name))
     }
 
-    @Test("an issuer outside the exact allow-list, including look-alikes: issuerNotAllowed", arguments: [
-        "https://issuer.test/", "https://issuer.test.attacker.test", "https://evil-issuer.test", "http://issuer.test",
-        "HTTPS://ISSUER.TEST", "https://issuer.test ", "issuer.test",
-    ])
+    @Test(
+        "an issuer outside the exact allow-list, including look-alikes: issuerNotAllowed",
+        arguments: [
+            "https://issuer.test/", "https://issuer.test.attacker.test", "https://evil-issuer.test", "http://issuer.test",
+            "HTTPS://ISSUER.TEST", "https://issuer.test ", "issuer.test",
+        ])
     func issuer(value: String) async {
         #expect(await fixture.failure(token { $0["iss"] = .string(value) }) == .issuerNotAllowed(value))
     }
@@ -100,8 +103,9 @@ struct TokenClaimTests {
         }
         let wrongLast = { (value: String) in escaped(String(value.dropLast())) + "\\u0021" }
         #expect(await fixture.failure(token("iss", wrongLast(factory.issuer))) == .issuerNotAllowed(String(factory.issuer.dropLast()) + "!"))
-        #expect(await fixture.failure(token("aud", wrongLast(factory.appID)))
-            == .audienceMismatch(expected: factory.appID, actual: String(factory.appID.dropLast()) + "!"))
+        #expect(
+            await fixture.failure(token("aud", wrongLast(factory.appID)))
+                == .audienceMismatch(expected: factory.appID, actual: String(factory.appID.dropLast()) + "!"))
         #expect(await fixture.failure(token("nonce", wrongLast(factory.nonce))) == .nonceMismatch)
     }
 
@@ -109,7 +113,12 @@ struct TokenClaimTests {
     func expiry() async {
         let now = fixture.clock.now
         // Issued ten minutes before it expires: exp must be after iat.
-        func expiring(_ exp: Double) -> String { token { $0["exp"] = .number(exp); $0["iat"] = .number(exp - 600) } }
+        func expiring(_ exp: Double) -> String {
+            token {
+                $0["exp"] = .number(exp)
+                $0["iat"] = .number(exp - 600)
+            }
+        }
         let exp = now.timeIntervalSince1970 - 59
         #expect(await fixture.failure(expiring(exp)) == nil)
         let past = now.timeIntervalSince1970 - 61
@@ -121,7 +130,12 @@ struct TokenClaimTests {
     @Test("exp not after iat: expiresNotAfterIssued, even when both are within the leeway of now")
     func expiresNotAfterIssued() async {
         let now = fixture.clock.now.timeIntervalSince1970
-        func claims(iat: Double, exp: Double) -> String { token { $0["iat"] = .number(iat); $0["exp"] = .number(exp) } }
+        func claims(iat: Double, exp: Double) -> String {
+            token {
+                $0["iat"] = .number(iat)
+                $0["exp"] = .number(exp)
+            }
+        }
         func refusal(iat: Double, exp: Double) -> TokenVerificationError {
             .expiresNotAfterIssued(expiresAt: Date(timeIntervalSince1970: exp), issuedAt: Date(timeIntervalSince1970: iat))
         }
@@ -133,13 +147,21 @@ struct TokenClaimTests {
         #expect(await fixture.failure(claims(iat: now - 2, exp: now - 1)) == nil)
         #expect(await fixture.failure(claims(iat: now - 0.5, exp: now - 0.25)) == nil)
         // The clock checks come first: a token that is expired, or from the future, beyond the leeway says so.
-        #expect(await fixture.failure(claims(iat: now - 100, exp: now - 200))
-            == .expired(expiredAt: Date(timeIntervalSince1970: now - 200), now: fixture.clock.now))
-        #expect(await fixture.failure(claims(iat: now + 300, exp: now + 200))
-            == .issuedInFuture(issuedAt: Date(timeIntervalSince1970: now + 300), now: fixture.clock.now))
+        #expect(
+            await fixture.failure(claims(iat: now - 100, exp: now - 200))
+                == .expired(expiredAt: Date(timeIntervalSince1970: now - 200), now: fixture.clock.now))
+        #expect(
+            await fixture.failure(claims(iat: now + 300, exp: now + 200))
+                == .issuedInFuture(issuedAt: Date(timeIntervalSince1970: now + 300), now: fixture.clock.now))
         // And the issuer and audience before them: a token for someone else says so.
-        #expect(await fixture.failure(token { $0["aud"] = "999"; $0["iat"] = .number(now); $0["exp"] = .number(now) })
-            == .audienceMismatch(expected: fixture.factory.appID, actual: "999"))
+        #expect(
+            await fixture.failure(
+                token {
+                    $0["aud"] = "999"
+                    $0["iat"] = .number(now)
+                    $0["exp"] = .number(now)
+                })
+                == .audienceMismatch(expected: fixture.factory.appID, actual: "999"))
         #expect(refusal(iat: now, exp: now).code == "expires_not_after_issued")
         #expect(refusal(iat: now, exp: now).description.hasSuffix(#"such a token was never valid: the issuer must set "exp" after "iat""#))
     }
@@ -153,14 +175,22 @@ struct TokenClaimTests {
             clock: fixture.clock
         )
         let now = fixture.clock.now.timeIntervalSince1970
-        let backwards = factory.token { $0["iat"] = .number(now + 3600); $0["exp"] = .number(now - 3600) }
-        await #expect(throws: TokenVerificationError.expiresNotAfterIssued(
-            expiresAt: Date(timeIntervalSince1970: now - 3600), issuedAt: Date(timeIntervalSince1970: now + 3600)
-        )) {
+        let backwards = factory.token {
+            $0["iat"] = .number(now + 3600)
+            $0["exp"] = .number(now - 3600)
+        }
+        await #expect(
+            throws: TokenVerificationError.expiresNotAfterIssued(
+                expiresAt: Date(timeIntervalSince1970: now - 3600), issuedAt: Date(timeIntervalSince1970: now + 3600)
+            )
+        ) {
             try await verifier.verify(backwards, nonce: .exact(factory.nonce))
         }
         // The same leeway lets through a consistent token an hour past its exp: the leeway is not what refuses.
-        let late = factory.token { $0["iat"] = .number(now - 7200); $0["exp"] = .number(now - 3600) }
+        let late = factory.token {
+            $0["iat"] = .number(now - 7200)
+            $0["exp"] = .number(now - 3600)
+        }
         #expect(try await verifier.verify(late, nonce: .exact(factory.nonce)).claims.sub == "1029384756")
     }
 
@@ -169,7 +199,8 @@ struct TokenClaimTests {
         let now = fixture.clock.now
         #expect(await fixture.failure(token { $0["iat"] = .number(now.timeIntervalSince1970 + 59) }) == nil)
         let future = now.timeIntervalSince1970 + 61
-        #expect(await fixture.failure(token { $0["iat"] = .number(future) }) == .issuedInFuture(issuedAt: Date(timeIntervalSince1970: future), now: now))
+        #expect(
+            await fixture.failure(token { $0["iat"] = .number(future) }) == .issuedInFuture(issuedAt: Date(timeIntervalSince1970: future), now: now))
     }
 
     @Test("issued longer ago than the maximum age, even if not expired: issuedTooLongAgo")
@@ -186,10 +217,12 @@ struct TokenClaimTests {
     @Test("fractional numeric dates are accepted")
     func fractional() async {
         let now = fixture.clock.now.timeIntervalSince1970
-        #expect(await fixture.failure(token {
-            $0["iat"] = .number(now - 0.25)
-            $0["exp"] = .number(now + 3599.75)
-        }) == nil)
+        #expect(
+            await fixture.failure(
+                token {
+                    $0["iat"] = .number(now - 0.25)
+                    $0["exp"] = .number(now + 3599.75)
+                }) == nil)
     }
 }
 
@@ -219,7 +252,9 @@ struct NonceCheckTests {
         #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = .string(raw) }, nonce: .sha256OfRawNonce(raw)) == .nonceMismatch)
         #expect(await fixture.failure(token, nonce: .exact(raw)) == .nonceMismatch)
         // Uppercase hex is not the convention, so it does not pass.
-        #expect(await fixture.failure(fixture.factory.token { $0["nonce"] = .string(hashed.uppercased()) }, nonce: .sha256OfRawNonce(raw)) == .nonceMismatch)
+        #expect(
+            await fixture.failure(fixture.factory.token { $0["nonce"] = .string(hashed.uppercased()) }, nonce: .sha256OfRawNonce(raw))
+                == .nonceMismatch)
     }
 
     @Test("SHA-256 hex matches a known vector")

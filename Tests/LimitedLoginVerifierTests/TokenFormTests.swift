@@ -1,6 +1,7 @@
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("Verifier: a token must be well-formed (docs/BEHAVIOUR.md, section 8, rule 1)")
@@ -42,8 +43,12 @@ struct TokenFormTests {
         if standard != parts[2] {
             #expect(await fixture.failure("\(parts[0]).\(parts[1]).\(standard)")?.code == "invalid_base64url")
         }
-        #expect(await fixture.failure("\(parts[0]).\(parts[1]).+\(parts[2].dropFirst())") == .invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "+"), offset: 0)))
-        #expect(await fixture.failure("\(parts[0]).\(parts[1]).\(parts[2].dropLast())/") == .invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "/"), offset: parts[2].count - 1)))
+        #expect(
+            await fixture.failure("\(parts[0]).\(parts[1]).+\(parts[2].dropFirst())")
+                == .invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "+"), offset: 0)))
+        #expect(
+            await fixture.failure("\(parts[0]).\(parts[1]).\(parts[2].dropLast())/")
+                == .invalidBase64URL(.signature, .invalidCharacter(UInt8(ascii: "/"), offset: parts[2].count - 1)))
         #expect(await fixture.failure("\(parts[0]). \(parts[1]).\(parts[2])") == .invalidBase64URL(.payload, .invalidCharacter(0x20, offset: 0)))
         #expect(await fixture.failure(token + "\n") == .invalidBase64URL(.signature, .invalidCharacter(0x0A, offset: parts[2].count)))
         // The 256-byte signature encodes to 342 characters, whose last carries 4 spare bits.
@@ -58,9 +63,14 @@ struct TokenFormTests {
     @Test("header or payload that is not a JSON object: notAJSONObject")
     func nonObject() async {
         let factory = fixture.factory
-        #expect(await fixture.failure(factory.token(headerText: "[\"RS256\"]", payloadText: factory.claimsText)) == .notAJSONObject(.header, foundType: "array"))
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: "\"claims\"")) == .notAJSONObject(.payload, foundType: "string"))
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: "42")) == .notAJSONObject(.payload, foundType: "number"))
+        #expect(
+            await fixture.failure(factory.token(headerText: "[\"RS256\"]", payloadText: factory.claimsText))
+                == .notAJSONObject(.header, foundType: "array"))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: "\"claims\""))
+                == .notAJSONObject(.payload, foundType: "string"))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: "42")) == .notAJSONObject(.payload, foundType: "number"))
     }
 
     @Test("invalid UTF-8 in the payload: invalidJSON")
@@ -75,7 +85,9 @@ struct TokenFormTests {
     func duplicateHeader() async {
         let factory = fixture.factory
         let header = #"{"alg":"RS256","kid":"key-1","typ":"JWT","alg":"none"}"#
-        #expect(await fixture.failure(factory.token(headerText: header, payloadText: factory.claimsText)) == .invalidJSON(.header, .duplicateMemberName("alg")))
+        #expect(
+            await fixture.failure(factory.token(headerText: header, payloadText: factory.claimsText))
+                == .invalidJSON(.header, .duplicateMemberName("alg")))
     }
 
     @Test("duplicate member names in the payload, top level or nested: invalidJSON")
@@ -84,11 +96,17 @@ struct TokenFormTests {
         var text = factory.claimsText
         text.removeLast()
         let duplicateSub = text + #","sub":"someone-else"}"#
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: duplicateSub)) == .invalidJSON(.payload, .duplicateMemberName("sub")))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: duplicateSub))
+                == .invalidJSON(.payload, .duplicateMemberName("sub")))
         let escapedDuplicate = text + #","\u0073ub":"someone-else"}"#
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: escapedDuplicate)) == .invalidJSON(.payload, .duplicateMemberName("sub")))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: escapedDuplicate))
+                == .invalidJSON(.payload, .duplicateMemberName("sub")))
         let nested = text + #","extra":{"a":1,"a":2}}"#
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: nested)) == .invalidJSON(.payload, .duplicateMemberName("a")))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: nested))
+                == .invalidJSON(.payload, .duplicateMemberName("a")))
     }
 
     @Test("deeply nested payloads: invalidJSON with nestingTooDeep, no stack overflow")
@@ -97,6 +115,8 @@ struct TokenFormTests {
         var text = factory.claimsText
         text.removeLast()
         let deep = text + #","x":"# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}"
-        #expect(await fixture.failure(factory.token(headerText: factory.headerText, payloadText: deep)) == .invalidJSON(.payload, .nestingTooDeep(limit: 16)))
+        #expect(
+            await fixture.failure(factory.token(headerText: factory.headerText, payloadText: deep))
+                == .invalidJSON(.payload, .nestingTooDeep(limit: 16)))
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("Verifier: the header (docs/BEHAVIOUR.md, section 8, rule 2)")

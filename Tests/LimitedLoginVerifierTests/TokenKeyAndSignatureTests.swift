@@ -2,6 +2,7 @@ import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
+
 @testable import LimitedLoginVerifier
 
 @Suite("Verifier: the key and the signature (docs/BEHAVIOUR.md, section 8, rules 3 and 4)")
@@ -26,7 +27,8 @@ struct TokenKeyAndSignatureTests {
     @Test("a JWK for encryption, an EC key, or a short RSA key: unusableKey with the reason")
     func unusableKeys() async throws {
         let n = Base64URL.encode([0x80] + [UInt8](repeating: 1, count: 127))
-        let document = #"{"keys":[{"kty":"RSA","kid":"enc","use":"enc","n":"AQAB","e":"AQAB"},{"kty":"EC","kid":"ec","crv":"P-256","x":"AA","y":"AA"},{"kty":"RSA","kid":"short","n":"\#(n)","e":"AQAB"}]}"#
+        let document =
+            #"{"keys":[{"kty":"RSA","kid":"enc","use":"enc","n":"AQAB","e":"AQAB"},{"kty":"EC","kid":"ec","crv":"P-256","x":"AA","y":"AA"},{"kty":"RSA","kid":"short","n":"\#(n)","e":"AQAB"}]}"#
         let fixture = VerifierFixture(keySet: try JSONWebKeySet(parsing: Array(document.utf8)))
         var factory = fixture.factory
         factory.keyID = "enc"
@@ -41,12 +43,14 @@ struct TokenKeyAndSignatureTests {
     func nonMinimalIntegers() async throws {
         let (modulus, _) = TestKeys.primary.publicKey.components()
         // The issue's case: the signer's own key, its n padded with a zero octet. Before, this token verified.
-        let document: JSONValue = ["keys": [
-            ["kty": "RSA", "kid": "key-1", "alg": "RS256", "use": "sig", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
-            ["kty": "RSA", "kid": "padded-e", "n": .string(Base64URL.encode(modulus)), "e": "AAEAAQ"],
-            ["kty": "RSA", "kid": "empty-n", "n": "", "e": "AQAB"],
-            RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "key-2").json,
-        ]]
+        let document: JSONValue = [
+            "keys": [
+                ["kty": "RSA", "kid": "key-1", "alg": "RS256", "use": "sig", "n": .string(Base64URL.encode([0] + modulus)), "e": "AQAB"],
+                ["kty": "RSA", "kid": "padded-e", "n": .string(Base64URL.encode(modulus)), "e": "AAEAAQ"],
+                ["kty": "RSA", "kid": "empty-n", "n": "", "e": "AQAB"],
+                RSAJSONWebKey(publicKey: TestKeys.secondary.publicKey, keyID: "key-2").json,
+            ]
+        ]
         let server = KeySetServer(keySet: TestKeys.keySet([]))
         server.update { $0.document = JSONSerializer.serialize(document) }
         try await withLoopbackServer(server.router()) { port in
@@ -59,7 +63,10 @@ struct TokenKeyAndSignatureTests {
                 var factory = fixture.factory
                 factory.keyID = keyID
                 factory.key = key
-                do { _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce)); return nil } catch { return error }
+                do {
+                    _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+                    return nil
+                } catch { return error }
             }
             #expect(await failure("key-1") == .unusableKey(keyID: "key-1", .leadingZeroOctet(member: "n")))
             #expect(await failure("padded-e") == .unusableKey(keyID: "padded-e", .leadingZeroOctet(member: "e")))

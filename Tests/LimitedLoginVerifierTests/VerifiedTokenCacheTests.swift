@@ -3,6 +3,7 @@ import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Synchronization
 import Testing
+
 @testable import LimitedLoginVerifier
 
 /// A key set whose keys a test changes while a verifier holds it.
@@ -216,7 +217,8 @@ struct VerifiedTokenCacheTests {
         // tokens shared one of its 64 slots about 1 run in 30; the evicted token then needed one more sighting
         // below (as documented), and this test failed.
         let slots = VerifiedTokenCache.seenSlots(for: VerifiedTokenCacheLimits(maximumEntries: 2))
-        var tokens: [String] = [], usedSlots: Set<Int> = []
+        var tokens: [String] = []
+        var usedSlots: Set<Int> = []
         var index = 1
         while tokens.count < 3 {
             var token = factory.token { $0["jti"] = .string("jti-\(index)") }

@@ -1,6 +1,7 @@
 import Foundation
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
+
 @testable import LimitedLoginVerifier
 
 /// A verifier over a static key set holding `key-1` (primary) and `key-2` (secondary), at a fixed time.

@@ -8,10 +8,12 @@ func loginManagerSample() {
     let loginManager = LoginManager()
 
     // Ensure the configuration object is valid
-    guard let configuration = LoginConfiguration(
-        permissions: ["email", "user_friends", "user_birthday", "user_age_range", "user_gender", "user_location", "user_hometown", "user_link"],
-        tracking: .limited,
-        nonce: "123") else {
+    guard
+        let configuration = LoginConfiguration(
+            permissions: ["email", "user_friends", "user_birthday", "user_age_range", "user_gender", "user_location", "user_hometown", "user_link"],
+            tracking: .limited,
+            nonce: "123")
+    else {
         return
     }
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import LimitedLoginVerifier
 import Foundation
 import LimitedLoginJOSE
+import LimitedLoginVerifier
 import NIOCore
 import NIOHTTP1
 

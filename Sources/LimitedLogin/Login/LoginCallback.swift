@@ -22,16 +22,19 @@ public enum LoginCallback: Sendable, Equatable {
         guard let state = try single("state"), Self.challenge(in: state).map({ constantTimeEquals($0, request.challenge) }) == true else {
             throw .badChallengeString
         }
-        let idToken = try single("id_token"), accessToken = try single("access_token"), code = try single("code")
+        let idToken = try single("id_token")
+        let accessToken = try single("access_token")
+        let code = try single("code")
         if idToken != nil || accessToken != nil || code != nil {
-            self = .success(LoginCallbackParameters(
-                idToken: idToken, accessToken: accessToken, code: code,
-                expiresIn: try single("expires_in").flatMap(TimeInterval.init),
-                dataAccessExpirationTime: try single("data_access_expiration_time").flatMap(TimeInterval.init),
-                grantedScopes: Self.permissions(try single("granted_scopes")),
-                deniedScopes: Self.permissions(try single("denied_scopes")),
-                graphDomain: try single("graph_domain") ?? "facebook"
-            ))
+            self = .success(
+                LoginCallbackParameters(
+                    idToken: idToken, accessToken: accessToken, code: code,
+                    expiresIn: try single("expires_in").flatMap(TimeInterval.init),
+                    dataAccessExpirationTime: try single("data_access_expiration_time").flatMap(TimeInterval.init),
+                    grantedScopes: Self.permissions(try single("granted_scopes")),
+                    deniedScopes: Self.permissions(try single("denied_scopes")),
+                    graphDomain: try single("graph_domain") ?? "facebook"
+                ))
         } else if let message = try single("error_message") {
             let code = try single("error_code")
             self = .failed(code: code != nil ? code : try single("error"), message: message)

@@ -10,10 +10,12 @@ extension LoginConfiguration {
     func performed(advertiserTrackingEnabled: Bool) -> (LoginConfiguration, leftOut: Set<Permission>) {
         guard tracking == .enabled, !advertiserTrackingEnabled else { return (self, []) }
         let kept = requestedPermissions.filter(\.isAllowedInLimitedLogin)
-        guard let limited = LoginConfiguration(
-            permissions: kept, tracking: .limited, nonce: nonce, messengerPageId: messengerPageId, authType: authType,
-            codeVerifier: codeVerifier
-        ) else { return (self, []) }
+        guard
+            let limited = LoginConfiguration(
+                permissions: kept, tracking: .limited, nonce: nonce, messengerPageId: messengerPageId, authType: authType,
+                codeVerifier: codeVerifier
+            )
+        else { return (self, []) }
         return (limited, requestedPermissions.subtracting(kept))
     }
 }

@@ -63,7 +63,8 @@ public enum LoginError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the login could not be saved: \(error.description)"
         case .missingAppID:
             let problem = Settings.shared.fileProblem.map { " (\($0))" } ?? ""
-            return "no app ID: set Settings.shared.appID, FacebookAppID in the environment or the settings file, or pass one to LoginManager" + problem
+            return "no app ID: set Settings.shared.appID, FacebookAppID in the environment or the settings file, or pass one to LoginManager"
+                + problem
         case .missingAccessToken:
             return "reauthorizing data access needs a current access token (a classic login); there is none (missingAccessToken)"
         }

@@ -33,7 +33,7 @@ extension LoginError: CustomNSError {
         case .invalidIDToken, .accessTokenHashMismatch: return .invalidIDToken
         case .missingAccessToken: return .missingAccessToken
         case .invalidConfiguration, .dialogFailed, .malformedCallback, .providerUnavailable, .codeExchangeFailed,
-             .presentationFailed, .dialogUnreachable, .timedOut, .notSaved, .missingAppID:
+            .presentationFailed, .dialogUnreachable, .timedOut, .notSaved, .missingAppID:
             return .unknown
         }
     }

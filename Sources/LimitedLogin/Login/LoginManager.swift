@@ -154,7 +154,8 @@ public final class LoginManager: Sendable {
             throw .invalidIDToken(error)
         }
         if let answer = exchanged, let atHash = verified.claims.atHash,
-           !constantTimeEquals(atHash, AccessTokenHash.of(answer.accessToken)) {
+            !constantTimeEquals(atHash, AccessTokenHash.of(answer.accessToken))
+        {
             throw .accessTokenHashMismatch
         }
         let authenticationToken = AuthenticationToken(
@@ -221,7 +222,8 @@ public final class LoginManager: Sendable {
         }
         if let error = answer.graphError { throw .codeExchangeFailed(error.message) }
         guard let token = object["access_token"]?.stringValue, !token.isEmpty,
-              let expiresIn = object["expires_in"]?.numberValue, expiresIn.isFinite, expiresIn > 0 else {
+            let expiresIn = object["expires_in"]?.numberValue, expiresIn.isFinite, expiresIn > 0
+        else {
             throw .codeExchangeFailed("the answer has no access_token or expires_in")
         }
         let dataAccess = object["data_access_expiration_time"]?.numberValue.flatMap { $0.isFinite ? $0 : nil }

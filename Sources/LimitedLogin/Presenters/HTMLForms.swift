@@ -38,10 +38,11 @@ public struct HTMLForm: Sendable, Equatable {
             let tag = rest[start.lowerBound...tagEnd]
             let close = rest[tagEnd...].range(of: "</form>")?.lowerBound ?? rest.endIndex
             let inner = rest[rest.index(after: tagEnd)..<close]
-            forms.append(HTMLForm(
-                id: attribute("id", in: tag), action: attribute("action", in: tag) ?? "",
-                method: (attribute("method", in: tag) ?? "get").lowercased(), fields: fields(in: inner)
-            ))
+            forms.append(
+                HTMLForm(
+                    id: attribute("id", in: tag), action: attribute("action", in: tag) ?? "",
+                    method: (attribute("method", in: tag) ?? "get").lowercased(), fields: fields(in: inner)
+                ))
             rest = rest[close...].dropFirst(close == rest.endIndex ? 0 : 7)
         }
         return forms
@@ -50,7 +51,8 @@ public struct HTMLForm: Sendable, Equatable {
     /// The text of the element with `id`, tags removed and entities decoded.
     public static func text(ofElementWithID id: String, in html: String) -> String? {
         guard let marker = html.range(of: "id=\"\(id)\""),
-              let open = html[marker.upperBound...].firstIndex(of: ">") else { return nil }
+            let open = html[marker.upperBound...].firstIndex(of: ">")
+        else { return nil }
         let after = html[html.index(after: open)...]
         guard let end = after.range(of: "</")?.lowerBound else { return nil }
         return unescape(String(after[..<end])).trimmingWhitespace
@@ -71,11 +73,12 @@ public struct HTMLForm: Sendable, Equatable {
             let tag = rest[open...close]
             let name = afterOpen.prefix { $0.isLetter }.lowercased()
             if name == "input" || name == "button" {
-                fields.append(Field(
-                    tag: name, type: (attribute("type", in: tag) ?? (name == "button" ? "submit" : "text")).lowercased(),
-                    name: attribute("name", in: tag) ?? "", value: attribute("value", in: tag) ?? "", id: attribute("id", in: tag),
-                    checked: hasFlag("checked", in: tag), disabled: hasFlag("disabled", in: tag)
-                ))
+                fields.append(
+                    Field(
+                        tag: name, type: (attribute("type", in: tag) ?? (name == "button" ? "submit" : "text")).lowercased(),
+                        name: attribute("name", in: tag) ?? "", value: attribute("value", in: tag) ?? "", id: attribute("id", in: tag),
+                        checked: hasFlag("checked", in: tag), disabled: hasFlag("disabled", in: tag)
+                    ))
             }
             rest = rest[rest.index(after: close)...]
         }

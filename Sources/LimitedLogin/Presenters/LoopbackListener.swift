@@ -62,7 +62,9 @@ final class LoopbackHTTPHandler: ChannelInboundHandler {
             headers.add(name: "X-Content-Type-Options", value: "nosniff")
             headers.add(name: "Connection", value: "close")
             let scripts = reply.scriptNonce.map { "script-src 'nonce-\($0)'" } ?? "script-src 'none'"
-            headers.add(name: "Content-Security-Policy", value: "default-src 'none'; \(scripts); style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
+            headers.add(
+                name: "Content-Security-Policy",
+                value: "default-src 'none'; \(scripts); style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
             let status = HTTPResponseStatus(statusCode: reply.status)
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

@@ -43,7 +43,8 @@ final class LoopbackMailbox: Sendable {
         set { state.withLock { $0.expectedState = newValue } }
     }
 
-    static let foreignAnswer = "This answer is not for the login in progress (its state does not match), so it was ignored. The login goes on in the dialog."
+    static let foreignAnswer =
+        "This answer is not for the login in progress (its state does not match), so it was ignored. The login goes on in the dialog."
 
     /// Answers one request the browser made to the listener.
     func handle(method: String, uri: String) -> Reply {
@@ -74,13 +75,20 @@ final class LoopbackMailbox: Sendable {
             return true
         }
         guard delivered else {
-            return Reply(status: 409, html: LoopbackPages.message(title: "Login already finished", text: "This login has already received its answer."))
+            return Reply(
+                status: 409, html: LoopbackPages.message(title: "Login already finished", text: "This login has already received its answer."))
         }
         // A cancel or an error carries `error`: say so, the app tells the person the details.
         let failed = query.split(separator: "&").contains { $0.hasPrefix("error=") }
         return failed
-            ? Reply(status: 200, html: LoopbackPages.message(title: "Login not completed", text: "The login was cancelled or failed. You can close this window and return to the app."), deliversAnswer: true)
-            : Reply(status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."), deliversAnswer: true)
+            ? Reply(
+                status: 200,
+                html: LoopbackPages.message(
+                    title: "Login not completed", text: "The login was cancelled or failed. You can close this window and return to the app."),
+                deliversAnswer: true)
+            : Reply(
+                status: 200, html: LoopbackPages.message(title: "Login finished", text: "You can close this window and return to the app."),
+                deliversAnswer: true)
     }
 
     /// The listener wrote the page that answers the delivering request.
@@ -103,7 +111,9 @@ final class LoopbackMailbox: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                 state.withLock { state in
-                    if let answer = state.answer { continuation.resume(returning: answer) } else if let failure = state.failure {
+                    if let answer = state.answer {
+                        continuation.resume(returning: answer)
+                    } else if let failure = state.failure {
                         continuation.resume(throwing: failure)
                     } else {
                         state.waiter = continuation

@@ -2,20 +2,22 @@
 enum LoopbackPages {
     /// Moves the fragment (`#id_token=…`) into the query and reloads, so the listener can read it.
     static func relay(scriptNonce: String) -> String {
-        page(title: "Finishing login", body: """
-        <p id="status">Finishing the login…</p>
-        <script nonce="\(scriptNonce)">
-        (function () {
-          var fragment = window.location.hash;
-          if (fragment.length > 1) {
-            window.location.replace(window.location.pathname + "?" + fragment.substring(1));
-          } else {
-            document.getElementById("status").textContent = "This address carries no login response.";
-          }
-        })();
-        </script>
-        <noscript><p>JavaScript is needed to hand the login response to the app.</p></noscript>
-        """)
+        page(
+            title: "Finishing login",
+            body: """
+                <p id="status">Finishing the login…</p>
+                <script nonce="\(scriptNonce)">
+                (function () {
+                  var fragment = window.location.hash;
+                  if (fragment.length > 1) {
+                    window.location.replace(window.location.pathname + "?" + fragment.substring(1));
+                  } else {
+                    document.getElementById("status").textContent = "This address carries no login response.";
+                  }
+                })();
+                </script>
+                <noscript><p>JavaScript is needed to hand the login response to the app.</p></noscript>
+                """)
     }
 
     static func message(title: String, text: String) -> String {

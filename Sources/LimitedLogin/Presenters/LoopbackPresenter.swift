@@ -38,7 +38,8 @@ public struct LoopbackPresenter: AuthorizationPresenter {
     }
 
     @Sendable public static func printToStandardError(_ url: URL, _ opened: Bool) {
-        let lead = opened
+        let lead =
+            opened
             ? "Opened the login dialog in your browser. If it did not appear, open this address:"
             : "Open this address in a browser to log in:"
         FileHandle.standardError.write(Data("\(lead)\n\n  \(url.absoluteString)\n\n".utf8))

@@ -1,6 +1,6 @@
 import Foundation
-import LimitedLoginVerifier
 import LimitedLoginCore
+import LimitedLoginVerifier
 import NIOHTTP1
 import Synchronization
 
@@ -61,7 +61,11 @@ public final class ScriptedPresenter: AuthorizationPresenter {
                 let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard pair.count == 2 else { continue }
                 let name = String(pair[0]).trimmingWhitespace
-                if pair[1].isEmpty || header.lowercased().contains("max-age=0") { state.cookies[name] = nil } else { state.cookies[name] = String(pair[1]) }
+                if pair[1].isEmpty || header.lowercased().contains("max-age=0") {
+                    state.cookies[name] = nil
+                } else {
+                    state.cookies[name] = String(pair[1])
+                }
             }
             if let title, answer.status < 300 || answer.status >= 400 { state.pageTitles.append(title) }
         }
@@ -109,7 +113,9 @@ private struct ScriptedAttempt: AuthorizationAttempt {
         let html = answer.text
         let forms = HTMLForm.forms(in: html)
         let person = presenter.person
-        func submit(_ form: HTMLForm, adding extra: [(name: String, value: String)]) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
+        func submit(
+            _ form: HTMLForm, adding extra: [(name: String, value: String)]
+        ) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
             guard let target = URL(string: form.action, relativeTo: url)?.absoluteURL else {
                 throw .presentationFailed("the form's action \(form.action) is not a URL")
             }
@@ -145,7 +151,8 @@ private struct ScriptedAttempt: AuthorizationAttempt {
         matches: (PickerEntry) -> Bool
     ) throws(LoginError) -> (URL, HTTPMethod, [(name: String, value: String)]?) {
         if let entry = PickerEntry.all(in: html).first(where: matches),
-           let form = forms.first(where: { form in form.fields.contains { $0.name == "user_id" && $0.value == entry.id } }) {
+            let form = forms.first(where: { form in form.fields.contains { $0.name == "user_id" && $0.value == entry.id } })
+        {
             guard let target = URL(string: form.action, relativeTo: url)?.absoluteURL else {
                 throw .presentationFailed("the form's action \(form.action) is not a URL")
             }
@@ -157,7 +164,9 @@ private struct ScriptedAttempt: AuthorizationAttempt {
             if searched {
                 throw .presentationFailed("the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)")
             }
-            throw .presentationFailed("the sign-in page offers no test user \(who) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)")
+            throw .presentationFailed(
+                "the sign-in page offers no test user \(who) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)"
+            )
         }
         searched = true
         var query = FormParameters()

@@ -28,7 +28,8 @@ public struct FileTokenStore: TokenStore {
     public static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["LIMITED_LOGIN_STATE_FILE"], !explicit.isEmpty { return explicit }
-        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let stateHome =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
         return (stateHome as NSString).appendingPathComponent("limited-login/session.json")
     }
@@ -85,7 +86,10 @@ public struct FileTokenStore: TokenStore {
             var offset = 0
             while offset < buffer.count {
                 let count = write(descriptor, base + offset, buffer.count - offset)
-                if count < 0 { if errno == EINTR { continue }; return false }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
                 offset += count
             }
             return true

@@ -24,7 +24,8 @@ public final class ApplicationDelegate: Sendable {
     @discardableResult
     public func initializeSDK() -> Task<AuthenticationStatus, Never> {
         _ = session.snapshot
-        let settings = settings, session = session
+        let settings = settings
+        let session = session
         return Task { await session.checkAuthenticationStatus(endpoints: settings.loginEndpoints) }
     }
 

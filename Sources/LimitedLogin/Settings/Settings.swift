@@ -93,7 +93,8 @@ public final class Settings: Sendable {
     public var loginEndpoints: LoginEndpoints {
         get {
             let (set, version) = values.withLock { ($0.loginEndpoints, $0.graphAPIVersion) }
-            var endpoints = set
+            var endpoints =
+                set
                 ?? sources.string("LimitedLoginProviderURL").flatMap(URL.init(string:)).map(LoginEndpoints.provider)
                 ?? .facebook
             if let explicit = version ?? sources.string("FacebookGraphAPIVersion") {

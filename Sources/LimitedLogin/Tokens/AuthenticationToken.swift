@@ -30,7 +30,8 @@ public struct AuthenticationToken: Sendable, Equatable, Codable {
     /// ``claims()`` as of `now`.
     public func claims(at now: Date) -> AuthenticationTokenClaims? {
         guard let claims = unvalidatedClaims(), claims.exp > now,
-              claims.iat >= now.addingTimeInterval(-Self.claimsMaximumAge), claims.nonce == nonce else { return nil }
+            claims.iat >= now.addingTimeInterval(-Self.claimsMaximumAge), claims.nonce == nonce
+        else { return nil }
         return claims
     }
 

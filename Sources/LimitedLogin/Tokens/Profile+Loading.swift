@@ -30,7 +30,8 @@ extension Profile {
         let current = session.profile
         guard let token = session.accessToken else { return current }
         if let current, !current.isLimited, current.userID == token.userID,
-           Date().timeIntervalSince(current.refreshDate) < loadedProfileLifetime {
+            Date().timeIntervalSince(current.refreshDate) < loadedProfileLifetime
+        {
             return current
         }
         var fields = ["id", "first_name", "middle_name", "last_name", "name", "picture"]
@@ -50,7 +51,8 @@ extension Profile {
         func string(_ name: String) -> String? { node[name]?.stringValue }
         func location(_ name: String) -> Location? {
             guard case .object(let object)? = node[name], let id = object["id"]?.stringValue,
-                  let name = object["name"]?.stringValue else { return nil }
+                let name = object["name"]?.stringValue
+            else { return nil }
             return Location(id: id, name: name)
         }
         var pictureURL: URL?

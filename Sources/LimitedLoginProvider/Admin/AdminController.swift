@@ -52,10 +52,11 @@ struct AdminController: Sendable {
             }
         }
         let record = try await operations.rotateKeys(publishDelay: delay, dropPrevious: dropPrevious)
-        return Responses.json(.object([
-            "kid": .string(record.keyID), "signs_from": .number(Double(record.signsFrom)),
-            "publish_delay": .number(Double(delay)), "dropped_previous": .bool(dropPrevious),
-        ]))
+        return Responses.json(
+            .object([
+                "kid": .string(record.keyID), "signs_from": .number(Double(record.signsFrom)),
+                "publish_delay": .number(Double(delay)), "dropped_previous": .bool(dropPrevious),
+            ]))
     }
 }
 

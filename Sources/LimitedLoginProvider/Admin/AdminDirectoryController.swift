@@ -23,7 +23,8 @@ struct AdminDirectoryController: Sendable {
             return Responses.json(.object(["success": true]))
         }
         router.post("/_admin/apps/:id") { request, context in
-            let edit = try await AdminJSONBody.decode(AppEdit.self, accepting: AppEdit.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit)
+            let edit = try await AdminJSONBody.decode(
+                AppEdit.self, accepting: AppEdit.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit)
             return Responses.json(try await operations.editApp(id: context.parameters.get("id") ?? "", edit).json)
         }
         router.post("/_admin/apps/:id/business") { request, context in
@@ -54,7 +55,10 @@ struct AdminDirectoryController: Sendable {
     private struct BusinessMove: Decodable { var business_id: String? }
 
     /// `user_id` and `friend_id` each take a test user's ID or email.
-    private struct FriendshipBody: Decodable { var user_id: String; var friend_id: String }
+    private struct FriendshipBody: Decodable {
+        var user_id: String
+        var friend_id: String
+    }
 
     private func friendship(_ request: Request, friends: Bool) async throws -> Response {
         let body = try await AdminJSONBody.decode(FriendshipBody.self, accepting: ["user_id", "friend_id"], from: request, limit: limit)

@@ -11,13 +11,16 @@ struct AdminGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = AdminController.bearerToken(request.headers[.authorization]) else {
-            var response = Responses.json(AdminError(.unauthorized, "The admin API needs Authorization: Bearer <admin token>.").json, status: .unauthorized)
+            var response = Responses.json(
+                AdminError(.unauthorized, "The admin API needs Authorization: Bearer <admin token>.").json, status: .unauthorized)
             response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
             return response
         }
-        let address = ClientAddress.current, now = ProviderTime.systemNow()
+        let address = ClientAddress.current
+        let now = ProviderTime.systemNow()
         if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
-            var response = Responses.json(AdminError(.tooManyRequests, AdminController.tooManyWrongTokens(retryAfter: retryAfter)).json, status: .tooManyRequests)
+            var response = Responses.json(
+                AdminError(.tooManyRequests, AdminController.tooManyWrongTokens(retryAfter: retryAfter)).json, status: .tooManyRequests)
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }

@@ -47,7 +47,8 @@ enum AdminJSONBody {
         // The strict reader first: duplicate names or bad UTF-8 are refused before Foundation reads it.
         do {
             if case .object(let object) = try StrictJSONParser().parse(Array(buffer.readableBytesView)),
-               let message = object.unknownKeyMessage(accepted: accepted) {
+                let message = object.unknownKeyMessage(accepted: accepted)
+            {
                 throw AdminError.badRequest(message)
             }
         } catch let error as AdminError {
@@ -79,4 +80,3 @@ extension JSONObject {
         return "Unknown key \"\(unknown)\"; the accepted keys are: " + accepted.sorted().joined(separator: ", ") + "."
     }
 }
-

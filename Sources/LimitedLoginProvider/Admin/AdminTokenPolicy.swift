@@ -16,7 +16,8 @@ public enum AdminTokenPolicy {
             return "the admin token has a control character (a tab or a line break?), which no Authorization header can carry"
         }
         if token.count < minimumLength {
-            return "the admin token has \(token.count) character\(token.count == 1 ? "" : "s"); it needs at least \(minimumLength) (e.g. 'openssl rand -hex 16')"
+            return
+                "the admin token has \(token.count) character\(token.count == 1 ? "" : "s"); it needs at least \(minimumLength) (e.g. 'openssl rand -hex 16')"
         }
         return nil
     }

@@ -38,13 +38,15 @@ extension AdminOperations {
         default: throw AdminError.badRequest("\"tracking\" must be \"limited\" or \"enabled\".")
         }
         if tracking == .enabled, case .unstored = subject {
-            throw AdminError.badRequest("A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
+            throw AdminError.badRequest(
+                "A \"subject\" without a stored user gets an ID token only (\"tracking\": \"limited\"); give \"user\" for a classic login.")
         }
         var defect: TokenDefect?
         if let value = body["defect"] {
             guard let name = value.stringValue, let known = TokenDefect(rawValue: name) else {
-                throw AdminError.badRequest("Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
-                    + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                throw AdminError.badRequest(
+                    "Unknown defect \(value.stringValue.map { "\"\($0)\"" } ?? "(not a string)"); one of: "
+                        + TokenDefect.allCases.map(\.rawValue).joined(separator: ", ") + ".")
             }
             defect = known
         }
@@ -106,9 +108,12 @@ extension AdminOperations {
         answer["claims"] = .object(idToken.claims)
         answer["granted_scopes"] = .array(granted.map(\.name).sorted().map { .string($0) })
         if let defect { answer["defect"] = .string(defect.rawValue) }
-        services.logger.info("token minted", metadata: [
-            "app": "\(app.id)", "user": "\(subject.unstoredSubject.map { "subject " + $0 } ?? user.id)", "limited": "\(tracking == .limited)", "defect": "\(defect?.rawValue ?? "none")",
-        ])
+        services.logger.info(
+            "token minted",
+            metadata: [
+                "app": "\(app.id)", "user": "\(subject.unstoredSubject.map { "subject " + $0 } ?? user.id)", "limited": "\(tracking == .limited)",
+                "defect": "\(defect?.rawValue ?? "none")",
+            ])
         return JSONObject(answer)
     }
 }

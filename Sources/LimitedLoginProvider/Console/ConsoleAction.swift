@@ -87,14 +87,19 @@ struct ConsoleAction: Sendable {
         case "edit-user":
             let id = try field.id("user_id")
             var edit: [String: JSONValue] = [:]
-            for name in ["first_name", "last_name", "email"] { edit[name] = .string(try field.required(name, "The test user needs a \(name.replacingOccurrences(of: "_", with: " ")).")) }
+            for name in ["first_name", "last_name", "email"] {
+                edit[name] = .string(try field.required(name, "The test user needs a \(name.replacingOccurrences(of: "_", with: " "))."))
+            }
             // An emptied optional field removes it; an empty password keeps theirs.
-            for name in ["middle_name", "birthday", "gender", "link", "gaming_name"] { edit[name] = field.optional(name).map { .string($0) } ?? .null }
+            for name in ["middle_name", "birthday", "gender", "link", "gaming_name"] {
+                edit[name] = field.optional(name).map { .string($0) } ?? .null
+            }
             if let password = field.optional("password") { edit["password"] = .string(password) }
             for place in ["hometown", "location"] {
-                edit[place] = field.optional(place).map { name in
-                    .object(["id": .string(field.optional(place + "_id") ?? RandomIdentifiers.numericID()), "name": .string(name)])
-                } ?? .null
+                edit[place] =
+                    field.optional(place).map { name in
+                        .object(["id": .string(field.optional(place + "_id") ?? RandomIdentifiers.numericID()), "name": .string(name)])
+                    } ?? .null
             }
             edit["pickable"] = .bool(field.optional("pickable") == "1")
             let changes = JSONObject(edit)
@@ -154,7 +159,9 @@ struct ConsoleAction: Sendable {
         } else {
             body["user"] = .string(try field.required("user", "Choose a test user, or give a subject."))
         }
-        let permissions = (field.optional("permissions") ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map { JSONValue.string(String($0)) }
+        let permissions = (field.optional("permissions") ?? "").split(whereSeparator: { $0 == "," || $0.isWhitespace }).map {
+            JSONValue.string(String($0))
+        }
         if !permissions.isEmpty { body["permissions"] = .array(permissions) }
         for name in ["nonce", "raw_nonce", "tracking", "defect"] {
             if let value = field.optional(name) { body[name] = .string(value) }

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
@@ -26,7 +26,8 @@ struct ConsoleController: Sendable {
         operations = AdminOperations(services: services)
     }
 
-    static let forgedForm = "This form did not come from this console session (its security token is missing or wrong). Reload the console and try again."
+    static let forgedForm =
+        "This form did not come from this console session (its security token is missing or wrong). Reload the console and try again."
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/_console") { request, _ in try await show(request) }
@@ -47,7 +48,8 @@ struct ConsoleController: Sendable {
             return try signInPage(errorMessage: nil, status: .ok)
         }
         let done = request.uri.queryParameters.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
-        return try await ConsolePage(services: services, operations: operations).render(csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
+        return try await ConsolePage(services: services, operations: operations).render(
+            csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
     }
 
     private func signInPage(errorMessage: String?, status: HTTPResponse.Status) throws -> Response {
@@ -60,14 +62,16 @@ struct ConsoleController: Sendable {
     private func signIn(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        let address = ClientAddress.current, now = ProviderTime.systemNow()
+        let address = ClientAddress.current
+        let now = ProviderTime.systemNow()
         if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
             var response = try signInPage(errorMessage: AdminController.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
         guard let given = form.all("admin_token").first, form.all("admin_token").count == 1, !given.isEmpty,
-              constantTimeEquals(given, adminToken) else {
+            constantTimeEquals(given, adminToken)
+        else {
             await services.adminTokenAttempts.failed(address: address, now: now)
             services.logger.notice("console sign-in refused: wrong admin token")
             return try signInPage(errorMessage: "That is not this provider's admin token.", status: .unauthorized)

@@ -40,7 +40,9 @@ struct ConsolePage: Sendable {
                 "appID": grant.appID, "userID": grant.userID, "appName": appNames[grant.appID] ?? grant.appID,
                 "userName": names[grant.userID] ?? grant.userID, "installed": grant.installed,
                 "state": grant.installed ? "installed" : "uninstalled",
-                "granted": grant.granted.map(\.name).sorted().map { ["name": $0, "revocable": $0 != Permission.publicProfile.name] as [String: Any] },
+                "granted": grant.granted.map(\.name).sorted().map {
+                    ["name": $0, "revocable": $0 != Permission.publicProfile.name] as [String: Any]
+                },
                 "declined": grant.declined.map(\.name).sorted(),
             ]
         }

@@ -39,10 +39,12 @@ struct ConsoleSession: Sendable {
     /// `epoch` and it has not expired; nil otherwise.
     func session(in request: Request, now: Int64, epoch: String) -> String? {
         guard let value = BrowserCookies.value(Self.cookieName, in: request), let bytes = try? Base64URL.decode(value),
-              bytes.count == Self.idLength + 8 + Self.macLength
+            bytes.count == Self.idLength + 8 + Self.macLength
         else { return nil }
         let signed = Array(bytes[0..<(Self.idLength + 8)])
-        guard HMAC<SHA256>.isValidAuthenticationCode(Array(bytes[(Self.idLength + 8)...]), authenticating: Self.input(signed, adminTokenHash, epoch: epoch), using: key)
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                Array(bytes[(Self.idLength + 8)...]), authenticating: Self.input(signed, adminTokenHash, epoch: epoch), using: key)
         else { return nil }
         let expiresAt = signed[Self.idLength...].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         return expiresAt > now ? value : nil

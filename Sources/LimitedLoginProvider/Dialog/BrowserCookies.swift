@@ -15,10 +15,10 @@ enum BrowserCookies {
     /// A cookie value as sent, or nil when absent or not made of base64url characters.
     static func value(_ name: String, in request: Request) -> String? {
         guard let value = cookie(name, in: request), !value.isEmpty, value.utf8.count <= 128,
-              value.utf8.allSatisfy({ byte in
-                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-              })
+            value.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
         else { return nil }
         return value
     }
@@ -29,7 +29,7 @@ enum BrowserCookies {
             for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
                 let trimmed = pair.drop { $0 == UInt8(ascii: " ") }
                 guard let equals = trimmed.firstIndex(of: UInt8(ascii: "=")),
-                      trimmed[trimmed.startIndex..<equals].elementsEqual(name.utf8)
+                    trimmed[trimmed.startIndex..<equals].elementsEqual(name.utf8)
                 else { continue }
                 return String(decoding: trimmed[trimmed.index(after: equals)...], as: UTF8.self)
             }

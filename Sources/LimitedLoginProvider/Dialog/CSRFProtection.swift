@@ -41,7 +41,7 @@ struct CSRFProtection: Sendable {
     /// and not expired. Whether it was posted before is the store's to say.
     func check(_ token: String?, for purpose: Purpose, binding: String?, now: Int64) -> FormTokenCheck {
         guard let token, let binding, token.utf8.count <= 128, let bytes = try? Base64URL.decode(token),
-              bytes.count == Self.nonceLength + 8 + Self.macLength
+            bytes.count == Self.nonceLength + 8 + Self.macLength
         else { return .invalid }
         let nonce = Array(bytes[0..<Self.nonceLength])
         let expiry = Array(bytes[Self.nonceLength..<(Self.nonceLength + 8)])
@@ -74,7 +74,8 @@ struct CSRFProtection: Sendable {
     /// The cookie's value when this provider issued it; nil for a forged, altered or malformed one.
     func authenticBrowserID(_ value: String?) -> String? {
         // Unpadded base64url: 4 characters per 3 bytes, rounded up.
-        let idLength = (Self.browserIDLength * 4 + 2) / 3, macLength = (Self.browserMACLength * 4 + 2) / 3
+        let idLength = (Self.browserIDLength * 4 + 2) / 3
+        let macLength = (Self.browserMACLength * 4 + 2) / 3
         guard let value, value.utf8.count == idLength + macLength else { return nil }
         let id = String(value.prefix(idLength))
         guard constantTimeEquals(String(value.dropFirst(idLength)), browserMAC(id)) else { return nil }

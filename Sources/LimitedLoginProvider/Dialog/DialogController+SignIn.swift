@@ -103,10 +103,11 @@ extension DialogController {
         // A new session at every sign-in, whatever session cookie came with the form (no fixation).
         let secret = try await services.store.createSession(userID: user.id, lifetime: services.configuration.sessionLifetime)
         var response = Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
-        response.setCookie(BrowserCookies.make(
-            name: BrowserCookies.session, value: secret, maxAge: Int(services.configuration.sessionLifetime),
-            secure: services.urls.isSecure
-        ))
+        response.setCookie(
+            BrowserCookies.make(
+                name: BrowserCookies.session, value: secret, maxAge: Int(services.configuration.sessionLifetime),
+                secure: services.urls.isSecure
+            ))
         return response
     }
 

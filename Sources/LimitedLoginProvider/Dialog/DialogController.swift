@@ -31,7 +31,8 @@ struct DialogController: Sendable {
         // Read as bytes: it runs on every dialog request.
         var utf8 = text.utf8.makeIterator()
         guard utf8.next() == UInt8(ascii: "v") else { return false }
-        var digits = 0, parts = 1
+        var digits = 0
+        var parts = 1
         while let byte = utf8.next() {
             if byte == UInt8(ascii: ".") {
                 guard digits > 0, parts == 1 else { return false }
@@ -107,7 +108,7 @@ struct DialogController: Sendable {
         }
         let session = BrowserCookies.value(BrowserCookies.session, in: request)
         guard let session, let userID = try await services.store.sessionUserID(secret: session),
-              let user = try await services.store.user(id: userID)
+            let user = try await services.store.user(id: userID)
         else {
             return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
         }
@@ -185,7 +186,7 @@ struct DialogController: Sendable {
 
     func signedInUser(_ request: Request) async throws -> TestUserRecord? {
         guard let secret = BrowserCookies.value(BrowserCookies.session, in: request),
-              let userID = try await services.store.sessionUserID(secret: secret)
+            let userID = try await services.store.sessionUserID(secret: secret)
         else { return nil }
         return try await services.store.user(id: userID)
     }
@@ -223,17 +224,19 @@ struct DialogController: Sendable {
             ]
         }
         services.metrics.dialogShown("consent")
-        let html = try services.pages.render(.consent, [
-            "title": "\(dialog.app.name) is requesting access",
-            "appName": dialog.app.name,
-            "userName": user.fullName,
-            "firstName": user.firstName,
-            "limited": dialog.limited,
-            "permissions": permissions,
-            "confirmPath": Self.confirmPath,
-            "csrfToken": services.csrf.token(for: .consent, binding: session, now: ProviderTime.now()),
-            "request": dialog.query,
-        ])
+        let html = try services.pages.render(
+            .consent,
+            [
+                "title": "\(dialog.app.name) is requesting access",
+                "appName": dialog.app.name,
+                "userName": user.fullName,
+                "firstName": user.firstName,
+                "limited": dialog.limited,
+                "permissions": permissions,
+                "confirmPath": Self.confirmPath,
+                "csrfToken": services.csrf.token(for: .consent, binding: session, now: ProviderTime.now()),
+                "request": dialog.query,
+            ])
         return Responses.html(html)
     }
 }

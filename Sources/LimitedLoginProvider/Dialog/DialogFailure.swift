@@ -26,11 +26,11 @@ struct DialogErrorResponse: Error, Equatable, Sendable {
     }
 
     static let loginRequired = DialogErrorResponse(
-        error: "login_required", code: 1349088, message: "The person is not logged in, and prompt=none forbids asking them to."
+        error: "login_required", code: 1_349_088, message: "The person is not logged in, and prompt=none forbids asking them to."
     )
 
     static let consentRequired = DialogErrorResponse(
-        error: "consent_required", code: 1349089,
+        error: "consent_required", code: 1_349_089,
         message: "The app needs permissions the person has not decided on, and prompt=none forbids asking them."
     )
 }

@@ -6,7 +6,7 @@ extension DialogRequest {
     /// absent, empty, or not digits (a Page ID).
     var messengerPageID: String? {
         guard let parameters = try? FormParameters(encoded: query), let value = (try? parameters.single("messenger_page_id")) ?? nil,
-              !value.isEmpty, value.utf8.count <= 32, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            !value.isEmpty, value.utf8.count <= 32, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return nil }
         return value
     }

@@ -41,15 +41,17 @@ struct DialogRequestParser: Sendable {
         let app: AppRecord?
         do { app = try await store.app(id: appID) } catch {
             let cause = StoreOutage.cause(of: error) ?? "the database failed"
-            throw .page(DialogPageError(
-                status: 503, title: "Service unavailable", message: "The provider cannot use its store (\(cause)). Try again in a few seconds."
-            ))
+            throw .page(
+                DialogPageError(
+                    status: 503, title: "Service unavailable", message: "The provider cannot use its store (\(cause)). Try again in a few seconds."
+                ))
         }
         guard let app else {
-            throw .page(DialogPageError(
-                status: 404, title: "App not found",
-                message: "No app with ID \(appID) is registered with this provider."
-            ))
+            throw .page(
+                DialogPageError(
+                    status: 404, title: "App not found",
+                    message: "No app with ID \(appID) is registered with this provider."
+                ))
         }
         let redirectURI = try single(parameters, "redirect_uri") ?? ""
         do { try RedirectURIRule.check(redirectURI, app: app) } catch {

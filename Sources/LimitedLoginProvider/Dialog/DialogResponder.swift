@@ -1,6 +1,6 @@
-import LimitedLoginCore
 import HTTPTypes
 import Hummingbird
+import LimitedLoginCore
 
 /// Sends a result to the app's redirect URI in the request's response mode.
 struct DialogResponder: Sendable {
@@ -16,13 +16,15 @@ struct DialogResponder: Sendable {
             return Responses.redirect(to: target.redirectURI + separator + parameters.encoded, afterPost: afterPost)
         case .formPost:
             let scriptNonce = RandomIdentifiers.secret(byteCount: 16)
-            let html = try pages.render(.formPost, [
-                "title": "Returning to \(target.app.name)",
-                "appName": target.app.name,
-                "redirectURI": target.redirectURI,
-                "scriptNonce": scriptNonce,
-                "fields": parameters.pairs.map { ["name": $0.name, "value": $0.value] },
-            ])
+            let html = try pages.render(
+                .formPost,
+                [
+                    "title": "Returning to \(target.app.name)",
+                    "appName": target.app.name,
+                    "redirectURI": target.redirectURI,
+                    "scriptNonce": scriptNonce,
+                    "fields": parameters.pairs.map { ["name": $0.name, "value": $0.value] },
+                ])
             var response = Responses.html(html)
             response.headers[HTTPField.Name("Content-Security-Policy")!] =
                 "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(scriptNonce)'; form-action \(FormActionSource.of(target.redirectURI))"

@@ -112,20 +112,24 @@ struct LoginCompletion: Sendable {
             returned.append("signed_request")
         }
         if let state = dialog.target.state { parameters.append("state", state) }
-        let grantedNames = scopes.sorted(), declinedNames = grant.declined.map(\.name).sorted()
+        let grantedNames = scopes.sorted()
+        let declinedNames = grant.declined.map(\.name).sorted()
         parameters.append("granted_scopes", grantedNames.joined(separator: ","))
         parameters.append("denied_scopes", declinedNames.joined(separator: ","))
         parameters.append("graph_domain", dialog.app.graphDomain)
-        services.logger.info("login completed", metadata: RequestLogContext.adding(to: [
-            "app": "\(dialog.app.id)", "user": "\(user.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
-            "permissions": "\(grantedNames.joined(separator: ","))",
-        ]))
+        services.logger.info(
+            "login completed",
+            metadata: RequestLogContext.adding(to: [
+                "app": "\(dialog.app.id)", "user": "\(user.id)", "limited": "\(dialog.limited)", "mode": "\(dialog.target.responseMode.rawValue)",
+                "permissions": "\(grantedNames.joined(separator: ","))",
+            ]))
         services.metrics.loginCompleted(limited: dialog.limited)
-        services.recentLogins.record(RecentLogins.Entry(
-            time: ProviderTime.now(), appID: dialog.app.id, appName: dialog.app.name, userID: user.id, userName: user.fullName,
-            mode: dialog.limited ? "limited" : "classic", responseMode: dialog.target.responseMode.rawValue,
-            granted: grantedNames, declined: declinedNames, returned: returned, claims: claims
-        ))
+        services.recentLogins.record(
+            RecentLogins.Entry(
+                time: ProviderTime.now(), appID: dialog.app.id, appName: dialog.app.name, userID: user.id, userName: user.fullName,
+                mode: dialog.limited ? "limited" : "classic", responseMode: dialog.target.responseMode.rawValue,
+                granted: grantedNames, declined: declinedNames, returned: returned, claims: claims
+            ))
         return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
     }
 

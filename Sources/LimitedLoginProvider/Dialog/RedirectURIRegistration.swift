@@ -24,8 +24,10 @@ enum RedirectURIRegistration {
         guard isScheme(scheme) else { throw .refused(uri, reason: "its scheme is malformed") }
         let lowered = scheme.lowercased()
         if refusedSchemes.contains(lowered) {
-            throw .refused(uri, reason: "a browser sent to a \(lowered): URI runs code or opens local data; "
-                + "use https, http on loopback (127.0.0.1, [::1], localhost) or an app scheme such as fb{app-id}://authorize/")
+            throw .refused(
+                uri,
+                reason: "a browser sent to a \(lowered): URI runs code or opens local data; "
+                    + "use https, http on loopback (127.0.0.1, [::1], localhost) or an app scheme such as fb{app-id}://authorize/")
         }
         let rest = uri[uri.index(after: colon)...]
         switch lowered {

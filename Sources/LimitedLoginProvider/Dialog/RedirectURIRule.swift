@@ -15,7 +15,8 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
         case .malformed(let reason):
             return "The redirect_uri is malformed: \(reason)."
         case .notRegistered(let uri):
-            return "The redirect_uri \(uri) is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
+            return
+                "The redirect_uri \(uri) is not registered for this app. Register it, or use fb{app-id}://authorize/ or a loopback address (http://127.0.0.1:{port}/…)."
         case .refused(let uri, let reason):
             return "The redirect URI \(uri) is refused: \(reason)."
         }
@@ -49,7 +50,8 @@ enum RedirectURIRule {
         guard uri.utf8.count <= maximumLength else { throw .malformed("longer than \(maximumLength) bytes") }
         // By bytes: every byte of a non-ASCII character is 0x80 or above, and the two searches below are for
         // ASCII bytes (Foundation's `contains` on a String cost more than the rest of this check together).
-        var fragment = false, backslash = false
+        var fragment = false
+        var backslash = false
         for byte in uri.utf8 {
             guard byte > 0x20, byte < 0x7F else {
                 throw .malformed("it contains a space, a control character or a non-ASCII character")

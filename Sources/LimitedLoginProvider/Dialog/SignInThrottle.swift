@@ -36,7 +36,8 @@ struct SignInThrottle: Sendable {
     /// Runs `check` (the password comparison: true when it matched) for a sign-in as `email` from
     /// `address` when the limits allow it, and counts the result.
     func signIn(email: String, address: String?, check: @Sendable () async throws -> Bool) async throws -> Outcome {
-        let account = Self.accountKey(email: email), client = Self.addressKey(address)
+        let account = Self.accountKey(email: email)
+        let client = Self.addressKey(address)
         while true {
             let generation = await gate.failureGeneration
             let now = ProviderTime.now()

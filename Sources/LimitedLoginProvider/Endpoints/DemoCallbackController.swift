@@ -16,20 +16,23 @@ struct DemoCallbackController: Sendable {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
         var claimsText = ""
-        var appID = "", nonce = ""
+        var appID = ""
+        var nonce = ""
         if let token = try? form.single("id_token"), let jws = try? CompactJWS(parsing: token) {
             claimsText = JSONSerializer.prettyPrinted(.object(jws.payload))
             appID = jws.payload["aud"]?.stringValue ?? ""
             nonce = jws.payload["nonce"]?.stringValue ?? ""
         }
         let failed = (try? form.single("error")) != nil
-        let html = try services.pages.render(.demoCallback, [
-            "title": failed ? "Login not completed" : "Login complete",
-            "heading": failed ? "The login did not complete" : "Login complete",
-            "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
-            "hasClaims": !claimsText.isEmpty,
-            "claims": claimsText, "appID": appID, "retryURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
-        ])
+        let html = try services.pages.render(
+            .demoCallback,
+            [
+                "title": failed ? "Login not completed" : "Login complete",
+                "heading": failed ? "The login did not complete" : "Login complete",
+                "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
+                "hasClaims": !claimsText.isEmpty,
+                "claims": claimsText, "appID": appID, "retryURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+            ])
         return Responses.html(html)
     }
 }

@@ -14,11 +14,13 @@ struct HomeController: Sendable {
             ["id": app.id, "name": app.name, "limitedDialogURL": urls.limitedDialogURL(appID: app.id)]
         }
         let users = try await services.store.users().map { ["name": $0.fullName, "email": $0.email, "id": $0.id] }
-        let html = try services.pages.render(.home, [
-            "title": "limited-login provider",
-            "baseURL": urls.baseURL, "issuer": urls.issuer, "discoveryURL": urls.discoveryURL,
-            "jwksURL": urls.jwksURL, "certsURL": urls.certificatesURL, "apps": apps, "users": users,
-        ])
+        let html = try services.pages.render(
+            .home,
+            [
+                "title": "limited-login provider",
+                "baseURL": urls.baseURL, "issuer": urls.issuer, "discoveryURL": urls.discoveryURL,
+                "jwksURL": urls.jwksURL, "certsURL": urls.certificatesURL, "apps": apps, "users": users,
+            ])
         return Responses.html(html)
     }
 }

@@ -1,6 +1,6 @@
-import LimitedLoginCore
 import HTTPTypes
 import Hummingbird
+import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 
@@ -19,11 +19,12 @@ struct UninstallController: Sendable {
     }
 
     static func error(_ message: String, code: Int, status: HTTPResponse.Status = .badRequest) -> Response {
-        Responses.json(.object([
-            "error": .object([
-                "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
-            ]),
-        ]), status: status)
+        Responses.json(
+            .object([
+                "error": .object([
+                    "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
+                ])
+            ]), status: status)
     }
 
     /// The person behind a verified token: (app-scoped ID → user ID), or an error response.
@@ -48,7 +49,8 @@ struct UninstallController: Sendable {
     private func uninstall(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        let token: String?, appID: String?
+        let token: String?
+        let appID: String?
         do {
             token = try form.single("id_token")
             appID = try form.single("app_id")

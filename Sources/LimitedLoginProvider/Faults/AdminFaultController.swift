@@ -13,9 +13,9 @@ struct AdminFaultController: Sendable {
         router.get("/_admin/faults") { request, _ in list() }
         router.post("/_admin/faults") { request, _ in try await add(request) }
         router.delete("/_admin/faults") { request, _ in
-                            let removed = services.faults.clear()
-                if removed > 0 { services.logger.notice("endpoint faults cleared", metadata: ["removed": "\(removed)"]) }
-                return Responses.json(.object(["removed": .number(Double(removed))]))
+            let removed = services.faults.clear()
+            if removed > 0 { services.logger.notice("endpoint faults cleared", metadata: ["removed": "\(removed)"]) }
+            return Responses.json(.object(["removed": .number(Double(removed))]))
         }
     }
 
@@ -38,10 +38,12 @@ struct AdminFaultController: Sendable {
         guard let fault = services.faults.add(asked) else {
             throw AdminError.conflict("\(EndpointFaults.capacity) faults are held already; clear them first.")
         }
-        services.logger.notice("endpoint fault set", metadata: [
-            "fault": "\(fault.id)", "endpoints": "\(fault.endpoints.sorted().map(\.rawValue).joined(separator: ","))",
-            "answer": "\(fault.answer.name)", "delay": "\(fault.delay)",
-        ])
+        services.logger.notice(
+            "endpoint fault set",
+            metadata: [
+                "fault": "\(fault.id)", "endpoints": "\(fault.endpoints.sorted().map(\.rawValue).joined(separator: ","))",
+                "answer": "\(fault.answer.name)", "delay": "\(fault.delay)",
+            ])
         return Responses.json(fault.json(now: EndpointFaults.now()), status: .created)
     }
 }

@@ -90,12 +90,17 @@ struct EndpointFaultRequest: Sendable, Equatable {
         switch body["endpoints"] {
         case .string(let text)?: names = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         case .array(let values)? where values.allSatisfy({ $0.stringValue != nil }): names = values.compactMap(\.stringValue)
-        case nil: return .failure(AdminBodyError("Give \"endpoints\": keys (discovery, jwks and certs), discovery, jwks, certs or graph, or a list of them."))
+        case nil:
+            return .failure(
+                AdminBodyError("Give \"endpoints\": keys (discovery, jwks and certs), discovery, jwks, certs or graph, or a list of them."))
         default: return .failure(AdminBodyError("\"endpoints\" must be a name or a list of names: keys, discovery, jwks, certs, graph."))
         }
         var endpoints: Set<EndpointFault.Endpoint> = []
         for name in names {
-            if name == "keys" { endpoints.formUnion(EndpointFault.Endpoint.keyDocuments); continue }
+            if name == "keys" {
+                endpoints.formUnion(EndpointFault.Endpoint.keyDocuments)
+                continue
+            }
             guard let endpoint = EndpointFault.Endpoint(rawValue: name) else {
                 return .failure(AdminBodyError("Unknown endpoint \"\(name)\"; one of: keys, discovery, jwks, certs, graph."))
             }

@@ -22,7 +22,7 @@ struct EndpointFaultAnswer: Sendable {
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let first = segments.first, first.count > 1, first.first == "v", first.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }),
-              segments.count > 1, segments[1] != "dialog", segments[1] != "oauth"
+            segments.count > 1, segments[1] != "dialog", segments[1] != "oauth"
         else { return nil }
         return .graph
     }
@@ -36,13 +36,17 @@ struct EndpointFaultAnswer: Sendable {
             return nil
         case .status(let code):
             let status = HTTPResponse.Status(code: code)
-            return Responses.json(.object(["error": .object([
-                "message": .string("A fault answers this endpoint with \(code) (limited-login scenario fault)."),
-            ])]), status: status)
+            return Responses.json(
+                .object([
+                    "error": .object([
+                        "message": .string("A fault answers this endpoint with \(code) (limited-login scenario fault).")
+                    ])
+                ]), status: status)
         case .empty:
             return Responses.jsonBytes(Array((endpoint == .jwks ? #"{"keys":[]}"# : "{}").utf8))
         case .html:
-            return Responses.html("""
+            return Responses.html(
+                """
                 <!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>\
                 <body><h1>Bad Gateway</h1><p>A fault answers this endpoint with a page (limited-login scenario fault).</p></body></html>
                 """)

@@ -73,7 +73,9 @@ final class EndpointFaults: Sendable {
                 if remaining <= 1 {
                     state.faults.remove(at: index)
                     if state.faults.isEmpty { armed.store(false, ordering: .releasing) }
-                } else { state.faults[index].remaining = remaining - 1 }
+                } else {
+                    state.faults[index].remaining = remaining - 1
+                }
             }
             return fault
         }

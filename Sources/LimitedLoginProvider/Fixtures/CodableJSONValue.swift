@@ -30,10 +30,15 @@ public struct CodableJSONValue: Sendable, Equatable, Codable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { value = .null }
-        else if let bool = try? single.decode(Bool.self) { value = .bool(bool) }
-        else if let number = try? single.decode(Double.self) { value = .number(number) }
-        else { value = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            value = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            value = .bool(bool)
+        } else if let number = try? single.decode(Double.self) {
+            value = .number(number)
+        } else {
+            value = .string(try single.decode(String.self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -14,10 +14,11 @@ struct FixtureLoader: Sendable {
     /// with the same file changes nothing.
     func load(_ fixtures: ProviderFixtures) async throws {
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
-            try await store.createApp(AppRecord(
-                id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name,
-                businessID: app.businessID, redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
-            ))
+            try await store.createApp(
+                AppRecord(
+                    id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name,
+                    businessID: app.businessID, redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
+                ))
         }
         var idsByKey: [String: String] = [:]
         for user in fixtures.users {
@@ -69,10 +70,11 @@ struct FixtureLoader: Sendable {
             Self.demoUser("Bob", "Example", "bob@example.com", "09/30/2004", "male", ["carol@example.com"]),
             Self.demoUser("Carol", "Example", "carol@example.com", "12/01/1985", "female", []),
         ]
-        try await load(ProviderFixtures(
-            apps: [.init(id: Self.demoAppID, secret: nil, name: "Demo App", redirectURIs: nil, businessID: nil)],
-            users: users
-        ))
+        try await load(
+            ProviderFixtures(
+                apps: [.init(id: Self.demoAppID, secret: nil, name: "Demo App", redirectURIs: nil, businessID: nil)],
+                users: users
+            ))
         return true
     }
 

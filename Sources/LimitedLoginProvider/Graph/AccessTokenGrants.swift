@@ -1,5 +1,5 @@
-import LimitedLoginCore
 import Hummingbird
+import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// The other grant types of `oauth/access_token` (docs/BEHAVIOUR.md, section 5): `client_credentials` (the app access
@@ -23,9 +23,10 @@ struct AccessTokenGrants: Sendable {
                 let issued = try await TokenIssuer(services: services).accessToken(
                     app: app, userID: record.userID, dataAccessExpiresAt: record.dataAccessExpiresAt
                 )
-                return Responses.json(.object([
-                    "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
-                ]))
+                return Responses.json(
+                    .object([
+                        "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
+                    ]))
             case "fb_extend_sso_token":
                 let caller = try await GraphCallerResolver(services: services).resolve(try value(parameters, "access_token"))
                 guard case .user(_, let record, let app) = caller else {
@@ -34,13 +35,14 @@ struct AccessTokenGrants: Sendable {
                 let issued = try await TokenIssuer(services: services).accessToken(
                     app: app, userID: record.userID, dataAccessExpiresAt: record.dataAccessExpiresAt
                 )
-                return Responses.json(.object([
-                    "access_token": .string(issued.token), "token_type": "bearer",
-                    "expires_at": .number(Double(ProviderTime.now() + issued.expiresIn)),
-                    "expires_in": .number(Double(issued.expiresIn)),
-                    "data_access_expiration_time": .number(Double(issued.dataAccessExpiresAt)),
-                    "graph_domain": "facebook",
-                ]))
+                return Responses.json(
+                    .object([
+                        "access_token": .string(issued.token), "token_type": "bearer",
+                        "expires_at": .number(Double(ProviderTime.now() + issued.expiresIn)),
+                        "expires_in": .number(Double(issued.expiresIn)),
+                        "data_access_expiration_time": .number(Double(issued.dataAccessExpiresAt)),
+                        "graph_domain": "facebook",
+                    ]))
             default:
                 throw GraphError("Unsupported grant_type \(grantType).", code: 100)
             }

@@ -34,7 +34,8 @@ struct AvatarPicture {
         // Glyphs of 5 × 7 cells with a cell between them, scaled to about half the picture's width.
         let columns = letters.count * 6 - 1
         let cell = max(1, side / 2 / columns)
-        let left = (side - columns * cell) / 2, top = (side - 7 * cell) / 2
+        let left = (side - columns * cell) / 2
+        let top = (side - 7 * cell) / 2
         for (index, letter) in letters.enumerated() {
             let rows = Self.glyphs[letter] ?? Self.unknownGlyph
             for (row, bits) in rows.enumerated() {
@@ -58,7 +59,8 @@ struct AvatarPicture {
 
     /// HSL(hue, 55 %, 55 %) in RGB, as the SVG's fill.
     static func rgb(hue: Int) -> (UInt8, UInt8, UInt8) {
-        let saturation = 0.55, lightness = 0.55
+        let saturation = 0.55
+        let lightness = 0.55
         let chroma = (1 - abs(2 * lightness - 1)) * saturation
         let section = Double(hue % 360) / 60
         let x = chroma * (1 - abs(section.truncatingRemainder(dividingBy: 2) - 1))

@@ -1,5 +1,5 @@
-import LimitedLoginCore
 import Hummingbird
+import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// Who is calling the Graph API, from the access token of the request.
@@ -38,7 +38,8 @@ struct GraphCallerResolver: Sendable {
         if token.split(separator: ".", omittingEmptySubsequences: false).count == 3 { throw GraphError.cannotParseToken }
         let store = services.store
         if let bar = token.firstIndex(of: "|") {
-            let appID = String(token[..<bar]), secret = String(token[token.index(after: bar)...])
+            let appID = String(token[..<bar])
+            let secret = String(token[token.index(after: bar)...])
             guard let app = try await store.app(id: appID) else { throw GraphError.cannotParseToken }
             guard constantTimeEquals(secret, app.secret) else {
                 throw GraphError("Invalid OAuth access token signature.", code: 190, status: .unauthorized)

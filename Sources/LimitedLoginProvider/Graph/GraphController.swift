@@ -56,7 +56,7 @@ struct GraphController: Sendable {
             throw GraphError("An active access token must be used to query information about the current user.", code: 2500)
         }
         guard let user = try await services.store.user(id: record.userID),
-              let grant = try await services.store.grant(appID: app.id, userID: user.id)
+            let grant = try await services.store.grant(appID: app.id, userID: user.id)
         else { throw GraphError.invalidatedToken }
         return (user, grant)
     }
@@ -79,7 +79,7 @@ struct GraphController: Sendable {
         let requested = try fieldsParameter(query)
         let store = services.store
         guard let owner = try await store.owner(ofAppScopedID: id), owner.appID.hasSameBytes(as: caller.app.id),
-              let user = try await store.user(id: owner.userID)
+            let user = try await store.user(id: owner.userID)
         else {
             throw GraphError(
                 "Unsupported get request. Object with ID '\(id)' does not exist, cannot be loaded due to missing permissions, or does not support this operation.",
@@ -104,7 +104,9 @@ struct GraphController: Sendable {
         func single(_ name: String) throws(GraphError) -> String? {
             do { return try query.single(name) } catch { throw GraphError("The request is ambiguous: \(error.description).", code: 100) }
         }
-        let type = try single("type"), width = try single("width"), height = try single("height")
+        let type = try single("type")
+        let width = try single("width")
+        let height = try single("height")
         guard let side = AvatarPicture.side(type: type, width: width, height: height) else {
             throw Self.badPictureSize
         }
@@ -114,9 +116,12 @@ struct GraphController: Sendable {
         let url = services.urls.pictureURL(asid: asid) + (sizing.pairs.isEmpty ? "" : "?" + sizing.encoded)
         switch try single("redirect") {
         case "0"?, "false"?:
-            return Responses.json(.object(["data": .object([
-                "height": .number(Double(side)), "is_silhouette": false, "url": .string(url), "width": .number(Double(side)),
-            ])]))
+            return Responses.json(
+                .object([
+                    "data": .object([
+                        "height": .number(Double(side)), "is_silhouette": false, "url": .string(url), "width": .number(Double(side)),
+                    ])
+                ]))
         case nil, "1"?, "true"?:
             return Responses.redirect(to: url, afterPost: false)
         case let other?:
@@ -173,9 +178,11 @@ struct GraphController: Sendable {
             throw HTTPError(.notFound)
         }
         let query = request.uri.queryParameters
-        guard let side = AvatarPicture.side(
-            type: query.get("type"), width: query.get("width"), height: query.get("height")
-        ) else {
+        guard
+            let side = AvatarPicture.side(
+                type: query.get("type"), width: query.get("width"), height: query.get("height")
+            )
+        else {
             throw Self.badPictureSize
         }
         let avatar = AvatarPicture(user: user)

@@ -47,9 +47,15 @@ struct GraphUserFields: Sendable {
             case "last_name": node.append((field, .string(user.lastName)))
             case "short_name": node.append((field, .string(user.firstName)))
             case "picture":
-                node.append((field, .object(["data": .object([
-                    "url": .string(services.urls.pictureURL(asid: asid)), "width": 50, "height": 50, "is_silhouette": false,
-                ])])))
+                node.append(
+                    (
+                        field,
+                        .object([
+                            "data": .object([
+                                "url": .string(services.urls.pictureURL(asid: asid)), "width": 50, "height": 50, "is_silhouette": false,
+                            ])
+                        ])
+                    ))
             case "email": node.append((field, .string(user.email)))
             case "birthday": if let birthday = user.birthday { node.append((field, .string(birthday))) }
             case "gender": if let gender = user.gender { node.append((field, .string(gender))) }
@@ -62,12 +68,17 @@ struct GraphUserFields: Sendable {
                 var friends: [JSONValue] = []
                 for friendASID in try await store.visibleFriendASIDs(userID: user.id, appID: app.id) {
                     guard let owner = try await store.owner(ofAppScopedID: friendASID),
-                          let friend = try await store.user(id: owner.userID) else { continue }
+                        let friend = try await store.user(id: owner.userID)
+                    else { continue }
                     friends.append(.object(["id": .string(friendASID), "name": .string(friend.fullName)]))
                 }
-                node.append((field, .object([
-                    "data": .array(friends), "summary": .object(["total_count": .number(Double(friends.count))]),
-                ])))
+                node.append(
+                    (
+                        field,
+                        .object([
+                            "data": .array(friends), "summary": .object(["total_count": .number(Double(friends.count))]),
+                        ])
+                    ))
             case "token_for_business":
                 guard callerIsApp else {
                     throw GraphError("(#100) token_for_business can be read only with the app access token.", code: 100)

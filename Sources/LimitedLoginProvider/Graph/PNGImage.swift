@@ -56,7 +56,8 @@ struct PNGImage {
             output += data[start..<(start + count)]
             start += count
         } while start < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in data {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

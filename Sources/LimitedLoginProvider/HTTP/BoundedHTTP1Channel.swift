@@ -1,9 +1,9 @@
 import Hummingbird
-import HummingbirdTLS
-import NIOSSL
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// Hummingbird's HTTP/1.1 child channel with the provider's ``ConnectionLimits``: each accepted
 /// connection passes the ``ConnectionGate`` (or is closed at once), and gets a ``ConnectionTimeoutHandler``

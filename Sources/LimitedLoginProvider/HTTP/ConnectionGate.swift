@@ -130,12 +130,14 @@ final class ConnectionGate: Sendable {
         var reasons: [String] = []
         if full > 0 {
             reasons.append(
-                (forShare > 0 ? "\(full) when " : "") + "\(maximum) connections were open, the most allowed (serve --max-connections, ConnectionLimits.maximumConnections)"
+                (forShare > 0 ? "\(full) when " : "")
+                    + "\(maximum) connections were open, the most allowed (serve --max-connections, ConnectionLimits.maximumConnections)"
             )
         }
         if forShare > 0 {
             reasons.append(
-                (full > 0 ? "\(forShare) when " : "") + "their client address held \(perAddress), its share (serve --max-connections-per-address, ConnectionLimits.maximumConnectionsPerAddress)"
+                (full > 0 ? "\(forShare) when " : "")
+                    + "their client address held \(perAddress), its share (serve --max-connections-per-address, ConnectionLimits.maximumConnectionsPerAddress)"
             )
         }
         logger.warning(

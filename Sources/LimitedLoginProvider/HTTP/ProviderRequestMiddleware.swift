@@ -64,7 +64,8 @@ struct ProviderRequestMiddleware: RouterMiddleware {
                     }
                     let elapsed = Self.elapsed(since: start)
                     log.failed(request, error: error, milliseconds: elapsed.milliseconds)
-                    metrics.record(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: 500, nanoseconds: elapsed.nanoseconds)
+                    metrics.record(
+                        route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: 500, nanoseconds: elapsed.nanoseconds)
                     throw HTTPError(.internalServerError, message: "The provider failed to answer; see its log.")
                 }
             }
@@ -91,7 +92,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     /// A fault's answer when one takes this request; nil otherwise (after a fault's delay alone, too).
     private func faulted(_ request: Request) async throws -> Response? {
         guard faults.isArmed,
-              let endpoint = EndpointFaultAnswer.endpoint(of: request.uri.path), let fault = faults.take(endpoint)
+            let endpoint = EndpointFaultAnswer.endpoint(of: request.uri.path), let fault = faults.take(endpoint)
         else { return nil }
         return try await faultAnswer.response(fault, endpoint: endpoint)
     }

@@ -24,7 +24,9 @@ struct RequestLog {
         let duration = Self.format(milliseconds)
         logger.log(
             level: level, "\(request.method) \(request.uri.path) \(status) \(duration) ms",
-            metadata: ["request_id": .string(RequestLogContext.requestID ?? ""), "status": .stringConvertible(status), "duration_ms": .string(duration)]
+            metadata: [
+                "request_id": .string(RequestLogContext.requestID ?? ""), "status": .stringConvertible(status), "duration_ms": .string(duration),
+            ]
         )
     }
 
@@ -47,7 +49,10 @@ struct RequestLog {
     /// The client's ID when it is 1–64 characters of letters, digits, `-`, `_`, `.`; else a new one.
     static func requestID(offered: String?) -> String {
         if let offered, (1...64).contains(offered.utf8.count),
-           offered.utf8.allSatisfy({ $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")) }) {
+            offered.utf8.allSatisfy({
+                $0 < 128 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "."))
+            })
+        {
             return offered
         }
         return RandomIdentifiers.requestID()

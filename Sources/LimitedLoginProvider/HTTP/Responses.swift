@@ -1,6 +1,6 @@
-import LimitedLoginCore
 import HTTPTypes
 import Hummingbird
+import LimitedLoginCore
 import LimitedLoginJOSE
 import NIOCore
 

@@ -31,7 +31,8 @@ struct StoreOutage {
             return "the store is read-only"
         }
         if lowered.contains("connection") || lowered.contains("refused") || lowered.contains("unavailable") || lowered.contains("closed")
-            || lowered.contains("timed out") || lowered.contains("timeout") {
+            || lowered.contains("timed out") || lowered.contains("timeout")
+        {
             return "the database cannot be reached"
         }
         if lowered.contains("locked") || lowered.contains("busy") { return "the database is busy" }
@@ -51,10 +52,13 @@ struct StoreOutage {
             let html = try pages.render(.error, ["title": "Service unavailable", "message": message, "homeURL": urls.baseURL + "/"])
             response = Responses.html(html, status: .serviceUnavailable)
         } else {
-            response = Responses.json(.object(["error": .object([
-                "message": .string(message), "type": "OAuthException", "code": 2, "is_transient": true,
-                "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
-            ])]), status: .serviceUnavailable)
+            response = Responses.json(
+                .object([
+                    "error": .object([
+                        "message": .string(message), "type": "OAuthException", "code": 2, "is_transient": true,
+                        "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
+                    ])
+                ]), status: .serviceUnavailable)
         }
         response.headers[.retryAfter] = String(Self.retryAfter)
         return response

@@ -25,9 +25,13 @@ struct AdminTokenController: Sendable {
             return Responses.json(.object(try await AdminOperations(services: services).mintToken(body)), status: .created)
         }
         router.get("/_admin/tokens/defects") { request, _ in
-                            Responses.json(.object(["defects": .array(TokenDefect.allCases.map {
-                    .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
-                })]))
+            Responses.json(
+                .object([
+                    "defects": .array(
+                        TokenDefect.allCases.map {
+                            .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
+                        })
+                ]))
         }
     }
 

@@ -12,10 +12,11 @@ enum MintSubject: Sendable, Equatable {
 
     /// 1 to 64 of `A–Z a–z 0–9 - _ .`: what a backend can key an account on and a log line can carry.
     static func isAcceptable(_ sub: String) -> Bool {
-        (1...64).contains(sub.utf8.count) && sub.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F || byte == 0x2E
-        }
+        (1...64).contains(sub.utf8.count)
+            && sub.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
     }
 
     /// The profile an unstored subject's claims are built from: "Test User", `<sub>@example.invalid`

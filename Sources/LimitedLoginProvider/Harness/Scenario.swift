@@ -69,9 +69,10 @@ extension Scenario.Outcome {
                 return .failure(AdminBodyError("A claims scenario needs a non-empty \"claims\" object, e.g. {\"email\":\"x@example.com\"}."))
             }
             if let name = claims.keys.sorted().first(where: Scenario.protectedClaims.contains) {
-                return .failure(AdminBodyError(
-                    "The claim \"\(name)\" cannot be replaced by a scenario; mint a wrong token with a defect instead (POST /_admin/tokens)."
-                ))
+                return .failure(
+                    AdminBodyError(
+                        "The claim \"\(name)\" cannot be replaced by a scenario; mint a wrong token with a defect instead (POST /_admin/tokens)."
+                    ))
             }
             return .success(.claims(claims))
         case let other?:

@@ -44,7 +44,7 @@ public final class ScenarioQueue: Sendable {
     func take(appID: String, userID: String, if accept: (Scenario.Outcome) -> Bool = { _ in true }) -> Scenario? {
         state.withLock { state in
             guard let index = state.queued.firstIndex(where: { $0.appID == appID && ($0.userID == nil || $0.userID == userID) }),
-                  accept(state.queued[index].outcome)
+                accept(state.queued[index].outcome)
             else { return nil }
             return state.queued.remove(at: index)
         }

@@ -17,11 +17,12 @@ struct StateImport: Sendable {
         for grant in fixtures.grants ?? [] {
             try await requireKnown(appID: grant.appID, userID: grant.userID, what: "a grant")
             guard try await store.grant(appID: grant.appID, userID: grant.userID) == nil else { continue }
-            try await store.saveGrant(GrantRecord(
-                appID: grant.appID, userID: grant.userID, granted: Set(grant.granted.map { Permission(name: $0) }),
-                declined: Set(grant.declined.map { Permission(name: $0) }), installed: grant.installed, updatedAt: ProviderTime.now(),
-                messengerPageID: grant.messengerPageID
-            ))
+            try await store.saveGrant(
+                GrantRecord(
+                    appID: grant.appID, userID: grant.userID, granted: Set(grant.granted.map { Permission(name: $0) }),
+                    declined: Set(grant.declined.map { Permission(name: $0) }), installed: grant.installed, updatedAt: ProviderTime.now(),
+                    messengerPageID: grant.messengerPageID
+                ))
         }
         try await loadAccessTokens(fixtures)
         let existing = Set(try await store.signingKeys().map(\.keyID))
@@ -29,9 +30,10 @@ struct StateImport: Sendable {
             do { _ = try RS256PrivateKey(pem: key.privateKeyPEM) } catch {
                 throw FixturesError.invalid("signing key \(key.kid) is unreadable: \(error.description)")
             }
-            try await store.insertSigningKey(SigningKeyRecord(
-                keyID: key.kid, privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: key.retiredAt
-            ))
+            try await store.insertSigningKey(
+                SigningKeyRecord(
+                    keyID: key.kid, privateKeyPEM: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom, retiredAt: key.retiredAt
+                ))
             // Whoever wrote the file holds this private key and can sign tokens the provider's JWKS vouches for.
             logger?.warning(
                 "Imported signing key \(key.kid) from the fixtures file: it is published in the JWKS, and anyone with the file can sign tokens with it.",

@@ -9,8 +9,12 @@ struct GeneratedPerson: Sendable, Equatable {
     var birthday: String
     var gender: String
 
-    private static let firstNames = ["Ada", "Bea", "Chidi", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kemal", "Lena", "Mateo", "Noor", "Olga", "Priya"]
-    private static let lastNames = ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Silva", "Novak", "Haddad", "Kowalski", "Ferreira", "Nakamura", "Ibrahim", "Jensen"]
+    private static let firstNames = [
+        "Ada", "Bea", "Chidi", "Dara", "Emil", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kemal", "Lena", "Mateo", "Noor", "Olga", "Priya",
+    ]
+    private static let lastNames = [
+        "Okafor", "Lindqvist", "Moreau", "Tanaka", "Silva", "Novak", "Haddad", "Kowalski", "Ferreira", "Nakamura", "Ibrahim", "Jensen",
+    ]
 
     /// A person with every field made up, their email unique enough for a test store.
     static func random() -> GeneratedPerson {
@@ -45,9 +49,9 @@ struct GeneratedPerson: Sendable, Equatable {
     }
 }
 
-private extension String {
+extension String {
     /// Two digits, zero-padded.
-    init(format2 value: Int) {
+    fileprivate init(format2 value: Int) {
         self = value < 10 ? "0\(value)" : "\(value)"
     }
 }

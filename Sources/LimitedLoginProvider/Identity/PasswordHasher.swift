@@ -1,7 +1,7 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import LimitedLoginJOSE
+import _CryptoExtras
 
 /// Test users' passwords, stored as `pbkdf2-sha256$<rounds>$<salt>$<hash>` (base64url).
 ///
@@ -19,8 +19,8 @@ enum PasswordHasher {
     static func importProblem(_ stored: String) -> String? {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds >= 1,
-              let salt = try? Base64URL.decode(String(parts[2])), !salt.isEmpty,
-              let hash = try? Base64URL.decode(String(parts[3])), hash.count == 32
+            let salt = try? Base64URL.decode(String(parts[2])), !salt.isEmpty,
+            let hash = try? Base64URL.decode(String(parts[3])), hash.count == 32
         else { return "is not pbkdf2-sha256$<rounds>$<salt>$<hash> (base64url; as export writes it)" }
         guard rounds <= maximumImportedRounds else {
             return "asks for \(rounds) rounds, more than the \(maximumImportedRounds) allowed (10 × the provider's \(defaultRounds))"
@@ -46,7 +46,7 @@ enum PasswordHasher {
     static func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), (1...10_000_000).contains(rounds),
-              let salt = try? Base64URL.decode(String(parts[2])), let expected = try? Base64URL.decode(String(parts[3]))
+            let salt = try? Base64URL.decode(String(parts[2])), let expected = try? Base64URL.decode(String(parts[3]))
         else { return false }
         let derived = derive(password, salt: salt, rounds: rounds)
         return derived.count == 32 && constantTimeEquals(derived, expected)
@@ -69,9 +69,11 @@ enum PasswordHasher {
     static let decoy = hash(RandomIdentifiers.secret())
 
     private static func derive(_ password: String, salt: [UInt8], rounds: Int) -> [UInt8] {
-        guard let key = try? KDF.Insecure.PBKDF2.deriveKey(
-            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds
-        ) else { return [] }
+        guard
+            let key = try? KDF.Insecure.PBKDF2.deriveKey(
+                from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds
+            )
+        else { return [] }
         return key.withUnsafeBytes { Array($0) }
     }
 }

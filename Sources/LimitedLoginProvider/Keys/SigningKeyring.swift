@@ -62,9 +62,10 @@ public final class SigningKeyring: Sendable {
         if try await store.signingKeys().isEmpty {
             let key = try await Self.generateKey()
             let now = ProviderTime.now()
-            try await store.insertSigningKey(SigningKeyRecord(
-                keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
-            ))
+            try await store.insertSigningKey(
+                SigningKeyRecord(
+                    keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
+                ))
         }
         return try await reload()
     }
@@ -129,7 +130,10 @@ public final class SigningKeyring: Sendable {
             published.append(RSAJSONWebKey(publicKey: key.publicKey, keyID: record.keyID))
             certificates[record.keyID] = try certificate(for: key, record: record)
             note(record.signsFrom)
-            if let retiredAt = record.retiredAt { note(retiredAt); note(retiredAt + retention) }
+            if let retiredAt = record.retiredAt {
+                note(retiredAt)
+                note(retiredAt + retention)
+            }
             let signing = record.signsFrom <= now && (record.retiredAt.map { now < $0 } ?? true)
             if signing, record.signsFrom >= (signer?.1 ?? .min) {
                 signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)

@@ -40,13 +40,15 @@ public final class ProviderMetrics: Sendable {
     private static let dialogsShown = Metric(name: "dialogs_shown", unit: "total", help: "Login dialog pages shown, by page: signin, consent, error.")
     private static let dialogOutcomes = Metric(
         name: "dialog_outcomes", unit: "total",
-        help: "How login dialogs ended, by outcome: completed (tokens sent), cancelled (the person pressed Cancel), refused (an OAuth error sent to the app, by error code)."
+        help:
+            "How login dialogs ended, by outcome: completed (tokens sent), cancelled (the person pressed Cancel), refused (an OAuth error sent to the app, by error code)."
     )
     private static let logins = Metric(name: "logins", unit: "total", help: "Logins completed, by mode: limited or classic.")
     private static let tokensIssued = Metric(name: "tokens_issued", unit: "total", help: "Tokens issued, by kind: id_token, access_token, code.")
     private static let errors = Metric(
         name: "errors", unit: "total",
-        help: "Requests refused or failed, by kind (dialog_page: an error page; http_4xx, http_5xx: other answers) and status code. A cancel is an outcome, not an error."
+        help:
+            "Requests refused or failed, by kind (dialog_page: an error page; http_4xx, http_5xx: other answers) and status code. A cancel is an outcome, not an error."
     )
     private static let requestDuration = Metric(
         name: "request_duration", unit: "seconds", help: "Time to answer a request, by route, method and status code."

@@ -1,5 +1,5 @@
-@preconcurrency import PostgresKit
 import LimitedLoginVerifier
+@preconcurrency import PostgresKit
 
 /// What went wrong talking to PostgreSQL, in words for people. `PSQLError`'s own description hides the
 /// cause on purpose (it may hold query data); this reads its code, the server's message and the network

@@ -39,7 +39,8 @@ enum PostgresStoreConnection {
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration.coreConfiguration, id: 0, logger: logger
             )
         } catch {
-            throw StoreError.unavailable("cannot connect to \(location): \(PostgresFailure.reason(error)); is the server running, and is the URL right?")
+            throw StoreError.unavailable(
+                "cannot connect to \(location): \(PostgresFailure.reason(error)); is the server running, and is the URL right?")
         }
         let db = connection.sql(queryLogLevel: nil)
         do {

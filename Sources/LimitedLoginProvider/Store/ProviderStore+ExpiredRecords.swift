@@ -1,5 +1,5 @@
-import Synchronization
 import SQLKit
+import Synchronization
 
 /// When a store last deleted its expired sessions and authorization codes, so that the writes that add
 /// them purge at most once per ``interval`` (per process; on a shared database each node purges on its

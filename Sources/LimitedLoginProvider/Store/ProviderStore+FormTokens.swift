@@ -26,11 +26,13 @@ extension ProviderStore {
         var horizon = caches.usedFormsHorizon.load(ordering: .relaxed)
         if settled - horizon >= 60 {
             try await run("form token") {
-                try await db.raw("""
+                try await db.raw(
+                    """
                     INSERT INTO ll_settings (name, value) VALUES (\(bind: Self.usedFormsHorizonSetting), \(bind: String(settled)))
                     ON CONFLICT (name) DO UPDATE SET value = excluded.value
                     WHERE CAST(ll_settings.value AS BIGINT) < CAST(excluded.value AS BIGINT)
-                    """).run()
+                    """
+                ).run()
             }
             caches.usedFormsHorizon.store(settled, ordering: .relaxed)
             horizon = settled

@@ -118,7 +118,8 @@ extension ProviderStore {
             return (cached.grant, cached.friendASIDs)
         }
         let result = try await run("grant and friends") {
-            let rows = try await db.raw("""
+            let rows = try await db.raw(
+                """
                 SELECT 0 AS friend, g.granted AS granted, g.declined AS declined, g.installed AS installed,
                        g.updated_at AS updated_at, '' AS asid, g.messenger_page_id AS messenger_page_id
                 FROM ll_grants g WHERE g.app_id = \(bind: appID) AND g.user_id = \(bind: userID)
@@ -128,7 +129,8 @@ extension ProviderStore {
                 JOIN ll_grants g ON g.user_id = f.friend_id AND g.app_id = \(bind: appID)
                 JOIN ll_app_scoped_ids a ON a.user_id = f.friend_id AND a.app_id = \(bind: appID)
                 WHERE f.user_id = \(bind: userID) AND g.installed = \(bind: Int64(1))
-                """).all()
+                """
+            ).all()
             var grant: GrantRecord?
             var friends: [String] = []
             for row in rows {

@@ -39,8 +39,9 @@ extension ProviderStore {
         return try await run("setting \(name)") {
             try await db.insert(into: "ll_settings").columns("name", "value").values(name, candidate)
                 .ignoringConflicts(with: ["name"]).run()
-            guard let value = try await db.select().column("value").from("ll_settings").where("name", .equal, name)
-                .first(decodingColumn: "value", as: String.self)
+            guard
+                let value = try await db.select().column("value").from("ll_settings").where("name", .equal, name)
+                    .first(decodingColumn: "value", as: String.self)
             else { throw StoreError.corrupt("setting \(name) vanished") }
             return value
         }

@@ -15,7 +15,8 @@ extension ProviderStore {
     func countSignInFailure(key: String, window: Int64, now: Int64) async throws(StoreError) -> SignInAttemptCount {
         let expired = now - window
         let row = try await run("sign-in attempts") {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO ll_sign_in_attempts (attempt_key, window_start, attempts) VALUES (\(bind: key), \(bind: now), 1)
                 ON CONFLICT (attempt_key) DO UPDATE SET
                 attempts = CASE WHEN ll_sign_in_attempts.window_start <= \(bind: expired)
@@ -25,11 +26,12 @@ extension ProviderStore {
                     OR ll_sign_in_attempts.window_start > \(bind: now) THEN \(bind: now)
                     ELSE ll_sign_in_attempts.window_start END
                 RETURNING attempts, window_start
-                """).first()
+                """
+            ).first()
         }
         guard let row,
-              let attempts = try? row.decode(column: "attempts", as: Int64.self),
-              let windowStart = try? row.decode(column: "window_start", as: Int64.self)
+            let attempts = try? row.decode(column: "attempts", as: Int64.self),
+            let windowStart = try? row.decode(column: "window_start", as: Int64.self)
         else { throw .corrupt("the sign-in attempt counter \(key) returned no count") }
         return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
     }
@@ -44,7 +46,7 @@ extension ProviderStore {
         }
         guard let row else { return SignInAttemptCount(attempts: 0, windowStart: now) }
         guard let attempts = try? row.decode(column: "attempts", as: Int64.self),
-              let windowStart = try? row.decode(column: "window_start", as: Int64.self)
+            let windowStart = try? row.decode(column: "window_start", as: Int64.self)
         else { throw .corrupt("the sign-in attempt counter \(key) cannot be read") }
         return SignInAttemptCount(attempts: attempts, windowStart: windowStart)
     }

@@ -6,17 +6,19 @@ extension ProviderStore {
     /// Every grant, by app then user.
     package func allGrants() async throws(StoreError) -> [GrantRecord] {
         try await run("grants") {
-            try await db.select().columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id").from("ll_grants")
-                .orderBy("app_id").orderBy("user_id").all().map { row in
-                    GrantRecord(
-                        appID: try row.decode(column: "app_id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
-                        granted: PermissionList.decode(try row.decode(column: "granted", as: String.self)),
-                        declined: PermissionList.decode(try row.decode(column: "declined", as: String.self)),
-                        installed: try row.decode(column: "installed", as: Int64.self) != 0,
-                        updatedAt: try row.decode(column: "updated_at", as: Int64.self),
-                        messengerPageID: try row.decode(column: "messenger_page_id", as: String?.self)
-                    )
-                }
+            try await db.select().columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id").from(
+                "ll_grants"
+            )
+            .orderBy("app_id").orderBy("user_id").all().map { row in
+                GrantRecord(
+                    appID: try row.decode(column: "app_id", as: String.self), userID: try row.decode(column: "user_id", as: String.self),
+                    granted: PermissionList.decode(try row.decode(column: "granted", as: String.self)),
+                    declined: PermissionList.decode(try row.decode(column: "declined", as: String.self)),
+                    installed: try row.decode(column: "installed", as: Int64.self) != 0,
+                    updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+                    messengerPageID: try row.decode(column: "messenger_page_id", as: String?.self)
+                )
+            }
         }
     }
 
@@ -24,7 +26,12 @@ extension ProviderStore {
     package func allAppScopedIDs() async throws(StoreError) -> [(appID: String, userID: String, asid: String)] {
         try await run("app-scoped ids") {
             try await db.select().columns("app_id", "user_id", "asid").from("ll_app_scoped_ids").orderBy("app_id").orderBy("user_id").all()
-                .map { (try $0.decode(column: "app_id", as: String.self), try $0.decode(column: "user_id", as: String.self), try $0.decode(column: "asid", as: String.self)) }
+                .map {
+                    (
+                        try $0.decode(column: "app_id", as: String.self), try $0.decode(column: "user_id", as: String.self),
+                        try $0.decode(column: "asid", as: String.self)
+                    )
+                }
         }
     }
 

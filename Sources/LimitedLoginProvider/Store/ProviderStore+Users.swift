@@ -127,9 +127,10 @@ extension ProviderStore {
                     group.where("id", .equal, search)
                         .orWhere(SQLQueryString("lower(email) LIKE \(bind: pattern) ESCAPE '\\'"))
                         .orWhere(SQLQueryString("lower(first_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'"))
-                        .orWhere(SQLQueryString(
-                            "lower(first_name || ' ' || middle_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'"
-                        ))
+                        .orWhere(
+                            SQLQueryString(
+                                "lower(first_name || ' ' || middle_name || ' ' || last_name) LIKE \(bind: pattern) ESCAPE '\\'"
+                            ))
                 }
             }
             return try await query.orderBy("created_at").orderBy("id").limit(limit)

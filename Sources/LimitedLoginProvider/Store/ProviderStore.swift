@@ -106,10 +106,12 @@ package final class ProviderStore: Sendable {
             fileLock?.release()
             throw .unavailable("cannot prepare \(location): \(String(reflecting: error))")
         }
-        return ProviderStore(db: db, location: location, close: {
-            defer { fileLock?.release() }
-            try await connection.close()
-        })
+        return ProviderStore(
+            db: db, location: location,
+            close: {
+                defer { fileLock?.release() }
+                try await connection.close()
+            })
     }
 
     /// Closes the connection; later calls fail with ``StoreError/unavailable(_:)`` ("the store is closed").
@@ -117,7 +119,6 @@ package final class ProviderStore: Sendable {
         isClosed.store(true, ordering: .relaxed)
         try? await closeConnection()
     }
-
 
     /// Runs a store operation, turning driver errors into ``StoreError``.
     func run<T>(_ what: String, _ body: () async throws -> T) async throws(StoreError) -> T {

@@ -149,8 +149,9 @@ enum StoreMigrations {
             .column("name", type: .text, .primaryKey(autoIncrement: false))
             .column("applied_at", type: .bigint, .notNull)
             .run()
-        let applied = Set(try await db.select().column("name").from("ll_schema_migrations")
-            .all(decodingColumn: "name", as: String.self))
+        let applied = Set(
+            try await db.select().column("name").from("ll_schema_migrations")
+                .all(decodingColumn: "name", as: String.self))
         for migration in all where !applied.contains(migration.name) {
             try await migration.apply(db)
             try await db.insert(into: "ll_schema_migrations")

@@ -43,7 +43,8 @@ enum FacebookHosts {
         let versioned = parts.first.map(DialogController.isVersion) ?? false
         let rest = versioned ? Array(parts.dropFirst()) : parts
         let isDialog = rest.first == "dialog" && rest.count >= 2 && rest[1] == "oauth"
-        let isOIDC = trimmed == "/.well-known/openid-configuration" || trimmed == "/.well-known/oauth/openid/jwks"
+        let isOIDC =
+            trimmed == "/.well-known/openid-configuration" || trimmed == "/.well-known/oauth/openid/jwks"
             || trimmed == "/.well-known/oauth/openid/certs"
         let isPage = trimmed.hasPrefix("/assets/") || trimmed == "/favicon.ico"
         switch host {

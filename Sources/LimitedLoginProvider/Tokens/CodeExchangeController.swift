@@ -75,9 +75,10 @@ struct CodeExchangeController: Sendable {
             "data_access_expiration_time": .number(Double(issued.dataAccessExpiresAt)),
         ]
         if let nonce = record.nonce {
-            body["id_token"] = .string(try await issuer.idToken(
-                app: app, user: user, granted: record.granted, nonce: nonce, accessToken: issued.token
-            ).token)
+            body["id_token"] = .string(
+                try await issuer.idToken(
+                    app: app, user: user, granted: record.granted, nonce: nonce, accessToken: issued.token
+                ).token)
         }
         return Responses.json(.object(JSONObject(body)))
     }

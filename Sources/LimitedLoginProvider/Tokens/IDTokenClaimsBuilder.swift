@@ -22,7 +22,11 @@ struct IDTokenClaimsBuilder: Sendable {
     /// issuer signs this object as it is unless overrides or a defect change it.
     func claims() -> JSONObject {
         let has = ClaimPermissions(granted)
-        var name: String?, givenName: String?, middleName: String?, familyName: String?, picture: String?
+        var name: String?
+        var givenName: String?
+        var middleName: String?
+        var familyName: String?
+        var picture: String?
         // A gaming app sees the gaming profile in place of the public one (the seeds: gaming_profile "is used in
         // place of the public_profile permission for Facebook Login for Gaming Apps"): the avatar name, and the
         // first name and picture only with gaming_user_picture.

@@ -38,7 +38,8 @@ enum TokenClaimOverrides {
         if let value = body["lifetime"] {
             guard body["exp"] == nil else { return .failure(TokenClaimOverrideError(text: "Give \"lifetime\" or \"exp\", not both.")) }
             guard let seconds = wholeSeconds(value), (1...longestLifetime).contains(seconds) else {
-                return .failure(TokenClaimOverrideError(text: "\"lifetime\" must be a whole number of seconds from 1 to \(longestLifetime) (ten years)."))
+                return .failure(
+                    TokenClaimOverrideError(text: "\"lifetime\" must be a whole number of seconds from 1 to \(longestLifetime) (ten years)."))
             }
             requestedLifetime = seconds
             // From a given `iat` here; from the issuer's own `iat` otherwise (``TokenIssuer`` takes the lifetime).

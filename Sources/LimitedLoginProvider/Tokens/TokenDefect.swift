@@ -125,7 +125,7 @@ public enum TokenDefect: String, CaseIterable, Sendable {
     /// The token with the lowest bit of the signature's first byte flipped.
     private static func flippingSignatureBit(of token: String) -> String {
         guard let dot = token.lastIndex(of: "."), var signature = try? Base64URL.decode(String(token[token.index(after: dot)...])),
-              !signature.isEmpty
+            !signature.isEmpty
         else { return token + "A" }
         signature[0] ^= 1
         return String(token[...dot]) + Base64URL.encode(signature)

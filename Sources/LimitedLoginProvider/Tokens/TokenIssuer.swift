@@ -77,11 +77,13 @@ struct TokenIssuer: Sendable {
 
     func code(request: DialogRequest, userID: String, granted: Set<Permission>) async throws -> String {
         let code = RandomIdentifiers.secret(byteCount: 32)
-        try await services.store.saveAuthorizationCode(code, AuthorizationCodeRecord(
-            appID: request.app.id, userID: userID, redirectURI: request.target.redirectURI,
-            codeChallenge: request.codeChallenge, granted: granted, nonce: request.nonce,
-            expiresAt: ProviderTime.now() + lifetimes.code
-        ))
+        try await services.store.saveAuthorizationCode(
+            code,
+            AuthorizationCodeRecord(
+                appID: request.app.id, userID: userID, redirectURI: request.target.redirectURI,
+                codeChallenge: request.codeChallenge, granted: granted, nonce: request.nonce,
+                expiresAt: ProviderTime.now() + lifetimes.code
+            ))
         services.metrics.tokenIssued("code")
         return code
     }

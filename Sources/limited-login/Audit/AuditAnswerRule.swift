@@ -37,9 +37,12 @@ struct AuditAnswerRule: Sendable {
             guard path.isEmpty || path.hasPrefix("/") else {
                 throw AuditUsageError("--accepted-pointer must be a JSON pointer such as /user/id or /ok=true; got \"\(pointer)\"")
             }
-            let tokens = path.isEmpty ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            }
+            let tokens =
+                path.isEmpty
+                ? []
+                : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+                    $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                }
             self.pointer = (tokens, value)
         } else {
             self.pointer = nil
@@ -87,7 +90,8 @@ struct StatusSet: Sendable {
             if part.count == 3, part.hasSuffix("xx"), let hundred = Int(part.prefix(1)), (1...5).contains(hundred) {
                 ranges.append(hundred * 100...hundred * 100 + 99)
             } else if let dash = part.firstIndex(of: "-"), let low = Int(part[..<dash]), let high = Int(part[part.index(after: dash)...]),
-                      (100...599).contains(low), (low...599).contains(high) {
+                (100...599).contains(low), (low...599).contains(high)
+            {
                 ranges.append(low...high)
             } else if let code = Int(part), (100...599).contains(code) {
                 ranges.append(code...code)

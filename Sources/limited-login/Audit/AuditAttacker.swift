@@ -19,7 +19,8 @@ struct AuditAttacker: Sendable {
         let key = try RS256PrivateKey.generate()
         let keyID = "audit-attacker-" + UUID().uuidString.prefix(8).lowercased()
         let keySet = JSONWebKeySet(keys: [RSAJSONWebKey(publicKey: key.publicKey, keyID: keyID)]).serialized()
-        let certificate = try CertificateMap.selfSignedCertificatePEM(for: key, commonName: "attacker.invalid", notBefore: Date(timeIntervalSinceNow: -3600))
+        let certificate = try CertificateMap.selfSignedCertificatePEM(
+            for: key, commonName: "attacker.invalid", notBefore: Date(timeIntervalSinceNow: -3600))
         let router = Router()
         router.get("/jwks.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(bytes: keySet)))

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 import LimitedLoginVerifier
+import NIOCore
 import NIOSSL
 
 /// One answer of the backend, as read.

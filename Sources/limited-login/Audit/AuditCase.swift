@@ -73,7 +73,7 @@ enum AuditCase: String, CaseIterable, Sendable {
         switch self {
         case .valid: return .mustAccept
         case .issuedInFuture, .tooOld, .noIat, .emptySub, .audienceList, .paddedSignature, .signaturePadded, .signatureStandardBase64,
-             .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
+            .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
             return .shouldRefuse
         default: return .mustRefuse
         }

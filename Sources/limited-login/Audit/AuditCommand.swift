@@ -46,7 +46,9 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "The HTTP method (default GET, or POST with --body or --form).")
     var method: String?
 
-    @Option(help: ArgumentHelp("A header, 'Name: value' (repeatable); default 'Authorization: Bearer {token}' when no template has {token}.", valueName: "header"))
+    @Option(
+        help: ArgumentHelp(
+            "A header, 'Name: value' (repeatable); default 'Authorization: Bearer {token}' when no template has {token}.", valueName: "header"))
     var header: [String] = []
 
     @Option(help: ArgumentHelp("The request body, e.g. '{\"id_token\":\"{token}\",\"nonce\":\"{raw_nonce}\"}'.", valueName: "template"))
@@ -70,7 +72,9 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The nonce the backend expects (it is configured with it): every token carries it.", valueName: "nonce"))
     var nonce: String?
 
-    @Option(name: .customLong("raw-nonce"), help: ArgumentHelp("A raw nonce the backend hashes (SHA-256 hex) and compares with the token's.", valueName: "raw"))
+    @Option(
+        name: .customLong("raw-nonce"),
+        help: ArgumentHelp("A raw nonce the backend hashes (SHA-256 hex) and compares with the token's.", valueName: "raw"))
     var rawNonce: String?
 
     @Option(help: ArgumentHelp("The statuses that mean accepted: 2xx, 200,201 or 200-204.", valueName: "statuses"))
@@ -79,7 +83,11 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The statuses that mean refused.", valueName: "statuses"))
     var refused = "4xx"
 
-    @Option(name: .customLong("accepted-pointer"), help: ArgumentHelp("Also require this in an accepted answer's JSON: a JSON pointer, present and not null or false, or POINTER=VALUE, e.g. /ok=true.", valueName: "pointer"))
+    @Option(
+        name: .customLong("accepted-pointer"),
+        help: ArgumentHelp(
+            "Also require this in an accepted answer's JSON: a JSON pointer, present and not null or false, or POINTER=VALUE, e.g. /ok=true.",
+            valueName: "pointer"))
     var acceptedPointer: String?
 
     @Option(help: ArgumentHelp("Only these cases (comma-separated names; see --list-cases). The good token always runs.", valueName: "names"))
@@ -91,10 +99,15 @@ struct AuditCommand: AsyncParsableCommand {
     @Flag(help: "Add the resilience cases: the provider's key endpoints fail and recover, its keys rotate (changes the provider's keys).")
     var faults = false
 
-    @Option(name: .customLong("fault-delay"), help: ArgumentHelp("Seconds the keys-timeout fault holds each key-endpoint answer.", valueName: "seconds"))
+    @Option(
+        name: .customLong("fault-delay"), help: ArgumentHelp("Seconds the keys-timeout fault holds each key-endpoint answer.", valueName: "seconds"))
     var faultDelay: Double = 10
 
-    @Option(name: .customLong("recovery-window"), help: ArgumentHelp("With --faults, seconds a backend gets to accept good tokens again after a fault or a rotation (key-set caches wait out a cooldown, often 30 s).", valueName: "seconds"))
+    @Option(
+        name: .customLong("recovery-window"),
+        help: ArgumentHelp(
+            "With --faults, seconds a backend gets to accept good tokens again after a fault or a rotation (key-set caches wait out a cooldown, often 30 s).",
+            valueName: "seconds"))
     var recoveryWindow: Double = 40
 
     @Option(help: ArgumentHelp("Seconds to wait for each answer of the backend.", valueName: "seconds"))
@@ -158,7 +171,9 @@ struct AuditCommand: AsyncParsableCommand {
 
     /// The command line read: the request template, how answers are read, the cases and the nonce mode.
     func prepare() throws(AuditUsageError) -> (template: AuditRequestTemplate, rule: AuditAnswerRule, cases: [AuditCase], nonceMode: AuditNonceMode) {
-        guard let endpoint else { throw AuditUsageError("Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.") }
+        guard let endpoint else {
+            throw AuditUsageError("Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.")
+        }
         if nonce != nil, rawNonce != nil { throw AuditUsageError("Give --nonce or --raw-nonce, not both.") }
         guard timeout >= 1, timeout <= 600 else { throw AuditUsageError("--timeout must be 1 to 600 seconds.") }
         guard faultDelay >= 0, faultDelay <= 300 else { throw AuditUsageError("--fault-delay must be 0 to 300 seconds.") }
@@ -216,8 +231,10 @@ struct AuditCommand: AsyncParsableCommand {
             lines.append(String(repeating: " ", count: width + 2 + 15) + "rule: " + auditCase.rule + "; should: " + auditCase.advice)
         }
         lines.append("")
-        lines.append("With --faults, for each of " + AuditResilience.Fault.allCases.map(\.rawValue).joined(separator: ", ")
-            + ": NAME:during-valid (should-accept), NAME:during-unknown-key (must-refuse), NAME:after (must-accept); then key-rotation (should-accept) and retired-key (should-refuse).")
+        lines.append(
+            "With --faults, for each of " + AuditResilience.Fault.allCases.map(\.rawValue).joined(separator: ", ")
+                + ": NAME:during-valid (should-accept), NAME:during-unknown-key (must-refuse), NAME:after (must-accept); then key-rotation (should-accept) and retired-key (should-refuse)."
+        )
         return lines.joined(separator: "\n")
     }
 }

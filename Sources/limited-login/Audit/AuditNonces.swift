@@ -27,7 +27,9 @@ enum AuditNonceMode: Sendable, Equatable {
         switch requirement {
         case .none: return nil
         case .nonce:
-            return isKnown ? nil : "the audit does not know how the backend gets the expected nonce: give --nonce or --raw-nonce, or put {nonce} or {raw_nonce} in a --header, --body, --form or --query"
+            return isKnown
+                ? nil
+                : "the audit does not know how the backend gets the expected nonce: give --nonce or --raw-nonce, or put {nonce} or {raw_nonce} in a --header, --body, --form or --query"
         case .rawNonce:
             return isRaw ? nil : "the backend is not given a raw nonce to hash: give --raw-nonce, or put {raw_nonce} in a template"
         }

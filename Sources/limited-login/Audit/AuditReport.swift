@@ -21,7 +21,10 @@ struct AuditReport: Sendable {
     /// `31 cases: 27 ok, 1 hole, 2 warnings, 0 unclear, 1 not run`.
     var summaryLine: String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        var parts = ["\(count(.ok)) ok", plural(count(.hole), "hole"), plural(count(.warning), "warning"), "\(count(.unclear)) unclear", "\(count(.notRun)) not run"]
+        var parts = [
+            "\(count(.ok)) ok", plural(count(.hole), "hole"), plural(count(.warning), "warning"), "\(count(.unclear)) unclear",
+            "\(count(.notRun)) not run",
+        ]
         if count(.fail) > 0 { parts.insert("\(count(.fail)) good token\(count(.fail) == 1 ? "" : "s") refused", at: 1) }
         return "\(results.count) cases: " + parts.joined(separator: ", ")
     }
@@ -33,7 +36,8 @@ struct AuditReport: Sendable {
         let rows = results.map { [$0.name, $0.severity.rawValue, $0.expected.rawValue, $0.got, $0.verdict.rawValue] }
         let widths = headers.indices.map { column in ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0 }
         for row in [headers] + rows {
-            lines.append(row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined())
+            lines.append(
+                row.indices.map { $0 == row.count - 1 ? row[$0] : row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined())
         }
         lines.append("")
         lines.append(summaryLine + ".")
@@ -54,8 +58,13 @@ struct AuditReport: Sendable {
     var verdictLine: String {
         let holes = results.filter { $0.verdict == .hole }.map(\.name)
         let fails = results.filter { $0.verdict == .fail }.map(\.name)
-        if !fails.isEmpty { return "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one." }
-        if !holes.isEmpty { return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))." }
+        if !fails.isEmpty {
+            return
+                "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one."
+        }
+        if !holes.isEmpty {
+            return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))."
+        }
         if strict, exitStatus != 0 {
             let lenient = results.filter { $0.verdict == .warning || $0.verdict == .unclear }.map(\.name)
             return "FAILED (--strict): \(lenient.joined(separator: ", ")) did not go as they should."
@@ -82,15 +91,18 @@ struct AuditReport: Sendable {
         let failures = results.filter { $0.verdict.failsTheRun }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="limited-login audit">"# + "\n"
-        xml += "  <testsuite name=\"\(Self.escape("audit of " + endpoint))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(count(.notRun))\">\n"
+        xml +=
+            "  <testsuite name=\"\(Self.escape("audit of " + endpoint))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(count(.notRun))\">\n"
         for result in results {
             xml += "    <testcase classname=\"limited-login.audit.\(result.severity.rawValue)\" name=\"\(Self.escape(result.name))\">"
             let explanation = "\(result.summary). A backend should \(result.advice) [\(result.rule)]." + (result.detail.map { " " + $0 } ?? "")
             switch result.verdict {
             case .hole:
-                xml += "\n      <failure type=\"hole\" message=\"\(Self.escape("accepted (\(result.got)) a token it must refuse"))\">\(Self.escape(explanation))</failure>\n    "
+                xml +=
+                    "\n      <failure type=\"hole\" message=\"\(Self.escape("accepted (\(result.got)) a token it must refuse"))\">\(Self.escape(explanation))</failure>\n    "
             case .fail:
-                xml += "\n      <failure type=\"good-token-refused\" message=\"\(Self.escape("refused a good token (\(result.got))"))\">\(Self.escape(explanation))</failure>\n    "
+                xml +=
+                    "\n      <failure type=\"good-token-refused\" message=\"\(Self.escape("refused a good token (\(result.got))"))\">\(Self.escape(explanation))</failure>\n    "
             case .notRun:
                 xml += "\n      <skipped message=\"\(Self.escape(result.detail ?? "not run"))\"/>\n    "
             case .warning, .unclear:

@@ -22,7 +22,8 @@ struct AuditRequestTemplate: Sendable {
     init(
         endpoint text: String, method: String, headers: [String], body: String?, contentType: String?, form: [String], query: [String]
     ) throws(AuditUsageError) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else {
             throw AuditUsageError("--endpoint must be an http or https URL such as http://127.0.0.1:8000/me; got \"\(text)\"")
         }
         endpoint = url
@@ -34,7 +35,7 @@ struct AuditRequestTemplate: Sendable {
         var parsedHeaders: [(String, String)] = []
         for header in headers {
             guard let colon = header.firstIndex(of: ":"), !header[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
-                  header[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+                header[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
             else { throw AuditUsageError("--header must be 'Name: value', e.g. 'Authorization: Bearer {token}'; got \"\(header)\"") }
             parsedHeaders.append((String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
@@ -51,7 +52,8 @@ struct AuditRequestTemplate: Sendable {
         }
         if !texts.contains(where: { $0.contains("{token}") }) {
             if body != nil || !form.isEmpty || !query.isEmpty {
-                throw AuditUsageError("No template carries {token}: put it in --body, --form, --query or --header, e.g. --body '{\"id_token\":\"{token}\"}'.")
+                throw AuditUsageError(
+                    "No template carries {token}: put it in --body, --form, --query or --header, e.g. --body '{\"id_token\":\"{token}\"}'.")
             }
             parsedHeaders.insert(("Authorization", "Bearer {token}"), at: 0)
         }
@@ -85,7 +87,8 @@ struct AuditRequestTemplate: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: fill(value, encode: false)) }
         if let body {
             let filled = fill(body, encode: false)
-            let type = contentType ?? (filled.trimmingCharacters(in: .whitespaces).first == "{" ? "application/json" : "application/x-www-form-urlencoded")
+            let type =
+                contentType ?? (filled.trimmingCharacters(in: .whitespaces).first == "{" ? "application/json" : "application/x-www-form-urlencoded")
             if !request.headers.contains(name: "Content-Type") { request.headers.add(name: "Content-Type", value: type) }
             request.body = .bytes(ByteBuffer(string: filled))
         } else if !form.isEmpty {

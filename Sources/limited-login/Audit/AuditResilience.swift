@@ -64,31 +64,41 @@ struct AuditResilience: Sendable {
                 _ = try await send(.valid)
                 try await provider.setFault(fault.body(delay: faultDelay))
                 let during = try await send(.valid)
-                note(row(fault.rawValue + ":during-valid", .shouldAccept, "a good token while " + fault.summary,
-                         "Resilience: keep serving from the cached key set while the provider fails",
-                         "keep the last good key set and verify with it while refetching fails", during))
+                note(
+                    row(
+                        fault.rawValue + ":during-valid", .shouldAccept, "a good token while " + fault.summary,
+                        "Resilience: keep serving from the cached key set while the provider fails",
+                        "keep the last good key set and verify with it while refetching fails", during))
                 let unknown = try await send(.unknownKey)
-                note(row(fault.rawValue + ":during-unknown-key", .mustRefuse, "a token from a key no set holds, while " + fault.summary,
-                         "Resilience: fail closed; RFC 8725 section 3.1",
-                         "refuse when the key cannot be found, whatever the key endpoint answers", unknown))
+                note(
+                    row(
+                        fault.rawValue + ":during-unknown-key", .mustRefuse, "a token from a key no set holds, while " + fault.summary,
+                        "Resilience: fail closed; RFC 8725 section 3.1",
+                        "refuse when the key cannot be found, whatever the key endpoint answers", unknown))
                 try await provider.clearFaults()
-                note(row(fault.rawValue + ":after", .mustAccept, "a good token after the fault (\(fault.summary)) is cleared",
-                         "Resilience: recover when the provider answers again",
-                         "refetch the key set again after a failure (not cache the failure for long)", try await recovered()))
+                note(
+                    row(
+                        fault.rawValue + ":after", .mustAccept, "a good token after the fault (\(fault.summary)) is cleared",
+                        "Resilience: recover when the provider answers again",
+                        "refetch the key set again after a failure (not cache the failure for long)", try await recovered()))
             }
             _ = try await send(.valid)
             try await provider.rotateKeys(dropPrevious: false)
-            note(row("key-rotation", .shouldAccept, "a good token from a key published a moment ago (the keys rotated)",
-                     "Validation: the key named by kid (refetch the key set on an unknown kid)",
-                     "refetch the key set when a token names a kid it does not hold (at most every few seconds)", try await recovered()))
+            note(
+                row(
+                    "key-rotation", .shouldAccept, "a good token from a key published a moment ago (the keys rotated)",
+                    "Validation: the key named by kid (refetch the key set on an unknown kid)",
+                    "refetch the key set when a token names a kid it does not hold (at most every few seconds)", try await recovered()))
             // A token from the key that signs now, sent once the provider has dropped that key.
             let nonces = run.nonceMode.nonces()
             let old = try await run.tokens.token(for: .valid, nonces: nonces)
             try await provider.rotateKeys(dropPrevious: true)
-            note(row("retired-key", .shouldRefuse, "a token from a key the provider no longer publishes",
-                     "Validation: the key from the provider's current key set",
-                     "reread the key set once its max-age (an hour) has passed: a backend that still holds the dropped key gets this warning until then",
-                     try await run.backend.send(token: old, nonces: nonces)))
+            note(
+                row(
+                    "retired-key", .shouldRefuse, "a token from a key the provider no longer publishes",
+                    "Validation: the key from the provider's current key set",
+                    "reread the key set once its max-age (an hour) has passed: a backend that still holds the dropped key gets this warning until then",
+                    try await run.backend.send(token: old, nonces: nonces)))
         } catch {
             try? await provider.clearFaults()
             throw error
@@ -113,7 +123,11 @@ struct AuditResilience: Sendable {
         return answer
     }
 
-    private func row(_ name: String, _ severity: AuditSeverity, _ summary: String, _ rule: String, _ advice: String, _ answer: AuditAnswer) -> AuditResult {
-        AuditResult(name: name, severity: severity, summary: summary, rule: rule, advice: advice, outcome: answer.outcome, status: answer.status, detail: answer.detail)
+    private func row(
+        _ name: String, _ severity: AuditSeverity, _ summary: String, _ rule: String, _ advice: String, _ answer: AuditAnswer
+    ) -> AuditResult {
+        AuditResult(
+            name: name, severity: severity, summary: summary, rule: rule, advice: advice, outcome: answer.outcome, status: answer.status,
+            detail: answer.detail)
     }
 }

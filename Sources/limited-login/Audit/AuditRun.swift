@@ -28,7 +28,8 @@ struct AuditRun: Sendable {
         let answer = try await backend.send(token: token, nonces: nonces)
         if auditCase == .valid, answer.outcome == .noAnswer {
             // Without an answer to the good token (a certificate it does not trust, a timeout) nothing can be judged.
-            throw AuditFailure("the backend at \(backend.template.endpoint.absoluteString) gave no answer to the good token: \(answer.detail ?? "no answer")")
+            throw AuditFailure(
+                "the backend at \(backend.template.endpoint.absoluteString) gave no answer to the good token: \(answer.detail ?? "no answer")")
         }
         return result(auditCase, answer)
     }

@@ -59,7 +59,8 @@ struct AuditTokenFactory: Sendable {
         case .signaturePadded, .signatureStandardBase64:
             let good = try AuditJWS(try await mint())
             let encoded = Base64URL.encode(good.signature)
-            let signature = auditCase == .signaturePadded
+            let signature =
+                auditCase == .signaturePadded
                 ? encoded + String(repeating: "=", count: max(1, (4 - encoded.count % 4) % 4))
                 : encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             return good.header + "." + good.payload + "." + signature
@@ -80,7 +81,8 @@ struct AuditTokenFactory: Sendable {
             }
             let alg = auditCase == .hs512PublicKey ? "HS512" : "HS256"
             let input = good.rewrittenHeader(["alg": .string(alg)]) + "." + good.payload
-            let mac: [UInt8] = alg == "HS512"
+            let mac: [UInt8] =
+                alg == "HS512"
                 ? Array(HMAC<SHA512>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: secret)))
                 : Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: secret)))
             return input + "." + Base64URL.encode(mac)
@@ -128,7 +130,7 @@ struct AuditJWS {
     init(_ token: String) throws {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let signature = try? Base64URL.decode(parts[2]),
-              let object = (try? StrictJSONParser().parse(Base64URL.decode(parts[0])))?.objectValue
+            let object = (try? StrictJSONParser().parse(Base64URL.decode(parts[0])))?.objectValue
         else { throw AuditFailure("the provider minted a token that is not a compact JWS") }
         header = parts[0]
         payload = parts[1]

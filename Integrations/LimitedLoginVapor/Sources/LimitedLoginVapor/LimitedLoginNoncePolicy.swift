@@ -27,17 +27,19 @@ public struct LimitedLoginNoncePolicy: Sendable {
     /// The token's nonce must equal this header's value; a request without the header, or with it more than
     /// once, is refused.
     public static func exact(fromHeader name: HTTPHeaders.Name = .limitedLoginNonce) -> Self {
-        Self(check: { request in try RequestTokenHeaders.single(request.headers[name], header: displayName(name)).map { .exact($0) } },
-             missingDescription: "the \(displayName(name)) header is required: it carries the login's nonce")
+        Self(
+            check: { request in try RequestTokenHeaders.single(request.headers[name], header: displayName(name)).map { .exact($0) } },
+            missingDescription: "the \(displayName(name)) header is required: it carries the login's nonce")
     }
 
     /// The token's nonce must be the lowercase hex SHA-256 of this header's value (the raw nonce); a request
     /// without the header is refused.
     public static func sha256OfRawNonce(fromHeader name: HTTPHeaders.Name = .limitedLoginNonce) -> Self {
-        Self(check: { request in
-            try RequestTokenHeaders.single(request.headers[name], header: displayName(name)).map { .sha256OfRawNonce($0) }
-        },
-             missingDescription: "the \(displayName(name)) header is required: it carries the login's raw nonce")
+        Self(
+            check: { request in
+                try RequestTokenHeaders.single(request.headers[name], header: displayName(name)).map { .sha256OfRawNonce($0) }
+            },
+            missingDescription: "the \(displayName(name)) header is required: it carries the login's raw nonce")
     }
 
     /// The header's name for a message: Vapor keeps names lowercased only, so the default one is spelled here.

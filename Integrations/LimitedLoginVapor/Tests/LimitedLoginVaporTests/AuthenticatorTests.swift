@@ -40,7 +40,9 @@ final class AuthenticatorTests: XCTestCase {
             try await app.test(.GET, "me", headers: headers(bearer: other)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.challenge, #"Bearer realm="limited-login", error="invalid_token""#)
-                XCTAssertEqual(res.reason, TokenVerificationError.audienceNotAllowed(actual: "999", allowed: [TestTokens.iosApp, TestTokens.gameApp]).description)
+                XCTAssertEqual(
+                    res.reason,
+                    TokenVerificationError.audienceNotAllowed(actual: "999", allowed: [TestTokens.iosApp, TestTokens.gameApp]).description)
             }
             // Refused at the authenticator: a route that does not require a person is not reached either.
             try await app.test(.GET, "optional", headers: headers(bearer: other)) { res async in
@@ -67,7 +69,10 @@ final class AuthenticatorTests: XCTestCase {
                     XCTAssertEqual(res.reason, error.description)
                 }
             }
-            let expired = try TestTokens.token { $0["iat"] = .number(now - 7200); $0["exp"] = .number(now - 3600) }
+            let expired = try TestTokens.token {
+                $0["iat"] = .number(now - 7200)
+                $0["exp"] = .number(now - 3600)
+            }
             try await app.test(.GET, "me", headers: headers(bearer: expired)) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertTrue(res.reason?.hasPrefix("the token expired at ") ?? false, "\(res.reason ?? "")")

@@ -23,7 +23,8 @@ final class KeySetServer: Sendable {
         do {
             try await application.server.start(address: .hostname("127.0.0.1", port: 0))
             guard let port = application.http.server.shared.localAddress?.port,
-                  let url = URL(string: "http://127.0.0.1:\(port)/jwks") else {
+                let url = URL(string: "http://127.0.0.1:\(port)/jwks")
+            else {
                 throw Abort(.internalServerError, reason: "the key-set server has no port")
             }
             return KeySetServer(application: application, keySetURL: url)

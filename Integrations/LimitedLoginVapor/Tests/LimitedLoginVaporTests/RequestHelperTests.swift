@@ -30,11 +30,14 @@ final class RequestHelperTests: XCTestCase {
                 return try await req.limitedLogin.verify(token, nonce: .exact("form-nonce")).appID
             }
             let token = try TestTokens.token { $0["nonce"] = "form-nonce" }
-            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": token], as: .urlEncodedForm) }) { res async in
+            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": token], as: .urlEncodedForm) }) {
+                res async in
                 XCTAssertEqual(res.status, .ok)
                 XCTAssertEqual(res.body.string, TestTokens.iosApp)
             }
-            try await app.test(.POST, "form", beforeRequest: { req in try req.content.encode(["id_token": try TestTokens.token()], as: .urlEncodedForm) }) { res async in
+            try await app.test(
+                .POST, "form", beforeRequest: { req in try req.content.encode(["id_token": try TestTokens.token()], as: .urlEncodedForm) }
+            ) { res async in
                 XCTAssertEqual(res.status, .unauthorized)
                 XCTAssertEqual(res.reason, TokenVerificationError.nonceMismatch.description)
             }
