@@ -44,4 +44,14 @@ struct JSONLogHandler: LogHandler {
 enum LogFormat: String, CaseIterable {
     case text
     case json
+
+    /// The provider's logger, writing lines in this format from `level` up.
+    func logger(level: Logger.Level) -> Logger {
+        var logger =
+            self == .json
+            ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
+            : Logger(label: "limited-login") { TextLogHandler(label: $0) }
+        logger.logLevel = level
+        return logger
+    }
 }

@@ -201,11 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure.fail("limited-login serve: \(problem).", code: 73)
             }
         }
-        var logger =
-            LogFormat(rawValue: logFormat) == .json
-            ? Logger(label: "limited-login") { JSONLogHandler(label: $0) }
-            : Logger(label: "limited-login") { TextLogHandler(label: $0) }
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = (LogFormat(rawValue: logFormat) ?? .text).logger(level: Logger.Level(rawValue: logLevel) ?? .info)
         let store: StoreLocation
         let loadedFixtures: ProviderFixtures?
         do {
@@ -235,69 +231,21 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.fail("limited-login serve: cannot start: \(describe(error))")
         }
-        var caPath = caFile
-        if let pem = provider.certificateAuthorityPEM {
-            // The command run by --exec gets the CA too (LIMITED_LOGIN_CA_FILE), so that it can trust the provider.
-            if caPath == nil, exec != nil {
-                caPath = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-ca-\(UUID().uuidString).pem").path
-            }
-            if let caPath {
-                guard FileManager.default.createFile(atPath: caPath, contents: Data(pem.utf8)) else {
-                    throw CommandFailure.fail("limited-login serve: cannot write the CA certificate to \(caPath)", code: 73)
-                }
-            }
-        }
-        let writtenCA = caPath
+        let writtenCA = try ServeCertificateAuthorityFile.write(provider.certificateAuthorityPEM, to: caFile, forExec: exec != nil)
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
         let apps = try await provider.store.apps()
         let users = try await provider.store.users()
         let started = AsyncStream<String>.makeStream()
-        let banner: @Sendable (String) -> String = { baseURL in
-            let urls = provider.urls
-            var lines = [
-                "Limited Login provider running at \(baseURL)",
-                "  issuer:     \(urls.issuer)",
-                "  discovery:  \(urls.discoveryURL)",
-                "  JWKS:       \(urls.jwksURL)",
-                "  certs:      \(urls.certificatesURL)",
-            ]
-            if provider.certificateAuthorityPEM != nil {
-                lines.append(
-                    "  HTTPS with a certificate from this provider's local CA, also for www., m., limited., www.limited., graph., ep1. and ep2.facebook.com"
-                )
-                lines.append(
-                    writtenCA.map { "  CA certificate: \($0) (trust it where clients run; see 'limited-login ca export --help')" }
-                        ?? "  CA certificate: 'limited-login ca export > ca.pem' (trust it where clients run)")
-            }
-            if seeded { lines.append("First start: seeded the demo app and test users (password \"password\").") }
-            if let madeAdminToken {
-                lines.append("Admin token (shown once; keep it): \(madeAdminToken)")
-                lines.append("  e.g. limited-login keys list --provider \(baseURL) --admin-token \(madeAdminToken)")
-            }
-            for app in apps {
-                lines.append("  app \(app.name): ID \(app.id)")
-            }
-            // Who can sign in: the first few test users by email and ID (the dialog and `friends add` take either).
-            for user in users.prefix(Self.usersInBanner) {
-                lines.append("  test user \(user.email): ID \(user.id)")
-            }
-            if users.count > Self.usersInBanner {
-                lines.append("  … and \(users.count - Self.usersInBanner) more test users ('limited-login users list')")
-            }
-            if let warning = Self.publicURLWarning(host: host, publicURL: publicURL) { lines.append(warning) }
-            if let first = apps.first {
-                lines.append("Open a limited login dialog for \(first.name):")
-                lines.append("  \(urls.limitedDialogURL(appID: first.id))")
-            }
-            lines.append("Home page: \(baseURL)/   (Ctrl-C stops)")
-            return lines.joined(separator: "\n")
-        }
+        let banner = ServeBanner(
+            provider: provider, apps: apps, users: users, caFile: writtenCA, seededDemoData: seeded, madeAdminToken: madeAdminToken,
+            host: host, publicURL: publicURL
+        )
         let readyFile = self.readyFile
         let quiet = exec != nil
         let onRunning: @Sendable (String) async -> Void = { baseURL in
             // With --exec the command's output is the run's: the banner goes to standard error.
-            if quiet { printErrorLine(banner(baseURL)) } else { printLine(banner(baseURL)) }
+            if quiet { printErrorLine(banner.text(baseURL: baseURL)) } else { printLine(banner.text(baseURL: baseURL)) }
             if let readyFile {
                 do { try ReadyFile.write(ReadyFile.document(provider: provider, apps: apps, users: users), to: readyFile) } catch {
                     printErrorLine("limited-login serve: \(error)")
@@ -314,7 +262,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let status: Int32
         do {
-            status = try await Self.serve(
+            status = try await ServeExec.serve(
                 provider, runningThen: exec, apps: apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: exportState,
                 started: started.stream
             )
@@ -337,44 +285,6 @@ struct ServeCommand: AsyncParsableCommand {
                 printErrorLine("limited-login serve: cannot write the state to \(path): \(error)")
             }
         }
-    }
-
-    /// Serves while `command` runs, then stops the provider; the command's exit status.
-    private static func serve(
-        _ provider: LimitedLoginProvider, runningThen command: String, apps: [AppRecord], caFile: String?,
-        onRunning: @escaping @Sendable (String) async -> Void, beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void,
-        started: AsyncStream<String>
-    ) async throws -> Int32 {
-        let status = Mutex<Int32?>(nil)
-        try await provider.run(onRunning: onRunning, beforeClosing: beforeClosing) {
-            var iterator = started.makeAsyncIterator()
-            guard let baseURL = await iterator.next() else { return }
-            let urls = provider.urls
-            var variables = ServeExec.environment(
-                baseURL: baseURL, issuer: urls.issuer, discoveryURL: urls.discoveryURL, jwksURL: urls.jwksURL,
-                appID: apps.first?.id, adminToken: provider.adminToken
-            )
-            if let caFile { variables["LIMITED_LOGIN_CA_FILE"] = caFile }
-            do {
-                let code = try await ServeExec.run(command, adding: variables)
-                status.withLock { $0 = code }
-            } catch {
-                printErrorLine("limited-login serve: cannot run the --exec command: \(error)")
-                status.withLock { $0 = 127 }
-            }
-        }
-        // No status: the provider stopped (a signal) before the command ended.
-        return status.withLock { $0 } ?? 1
-    }
-
-    /// How many test users the banner names.
-    static let usersInBanner = 5
-
-    /// With `--host` on every interface and no `--public-url`, the issuer is an address no one else can use.
-    static func publicURLWarning(host: String, publicURL: String?) -> String? {
-        guard publicURL == nil, host == "0.0.0.0" || host == "::" || host == "[::]" else { return nil }
-        return
-            "Warning: --host \(host) without --public-url: tokens name this unroutable address as their issuer, and the dialog's links use it. Give --public-url with the address clients use (e.g. http://my-host:8080)."
     }
 
     /// One clause for a failure to start or run: the port in use says which and what to do.
