@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import LimitedLoginProvider
 @_spi(Benchmarks) import LimitedLoginProvider
-import LimitedLoginTestSupport
 import Logging
 import NIOCore
 
@@ -30,7 +30,7 @@ enum BareRouterServer {
             let headers = document.headers
             router.get(RouterPath(document.path)) { _, _ in Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes)) }
         }
-        try await withLoopbackServer(
+        try await serveOnLoopback(
             responder: router.buildResponder(),
             server: onEventLoops ? HTTPServerBuilder { responder in EventLoopHTTP1Channel(http1: HTTP1Channel(responder: responder)) } : .http1(),
             serverName: "limited-login",

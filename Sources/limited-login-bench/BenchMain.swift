@@ -1,140 +1,167 @@
+import ArgumentParser
 import Foundation
 
-/// `limited-login-bench <benchmark>`: release-mode measurements, each against a baseline in the same run.
+/// `limited-login-bench <benchmark>`: release-mode measurements, each against a baseline in the same run
+/// (docs/PERFORMANCE.md has the method and the current figures).
 @main
-enum BenchMain {
-    static let usage = """
-        usage: swift run -c release limited-login-bench <benchmark> [--seconds N] [--clients N] [--pipeline N] (issue: defaults 8 and 1)
+struct BenchMain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limited-login-bench",
+        abstract: "Release-mode benchmarks, each against a baseline measured in the same run.",
+        discussion: "Build with 'swift build -c release --product limited-login-bench', then run .build/release/limited-login-bench <benchmark>.",
+        subcommands: [
+            Verify.self, Issue.self, Nodes.self, HTTP.self, Memory.self, SignInTiming.self, IdleMemory.self,
+        ]
+    )
 
-        benchmarks:
-          verify   full ID-token verifications per second with a warm remote key cache,
-                   against bare RS256 signature checks per second on the same token
-                   (--breakdown: each stage's cost; --full-only: full verifications alone, to profile;
-                   --repeated: the same token again with the verified-token cache on, against bare RSA;
-                   --distinct: 256 tokens in turn, each seen once a turn, through the cache (misses);
-                   --distinct --cache-off: the same tokens without the cache)
-          issue    ID tokens issued per second through the provider's real HTTP dialog (signed-in
-                   session, concurrent loopback clients), against bare RS256 signatures per second
-                   on as many threads as the server's event loops, by the wall clock, per second of
-                   the process's CPU and per second of the server's (less the client threads'); then
-                   JWKS requests per second (--dialog-only: the dialog load alone, for a profiler;
-                   --ceiling: each round also loads a bare Hummingbird router that only signs the
-                   same claims and redirects, on its event loops: what any provider on this HTTP
-                   stack could reach; with --dialog-only, the ceiling's load alone)
-          nodes    ID tokens per second from two nodes on one PostgreSQL database against one node on
-                   SQLite, same run (--postgres URL, or $LIMITED_LOGIN_TEST_POSTGRES_URL; a fresh
-                   server: scripts/postgres-for-tests start)
-          http     requests per second for discovery, JWKS, certs and /health against a bare Hummingbird
-                   router serving the same bytes in the same process (--clients N, default 8;
-                   --bare-on-event-loops: the bare router's connections run on their event loops, as
-                   the provider's do, which leaves only what the provider's own code costs)
-          memory   resident memory of a provider on :memory: after 10,000 and 100,000 logins (a session
-                   made as sign-in makes it, then the dialog issuing a token with it; --logins N,
-                   --session-lifetime S, default 2 s)
-          signin-timing
-                   a failed sign-in's time through the real dialog for a known email (wrong password)
-                   against unknown emails, alternated, medians and their ratio (--tries N, default 200)
-          idle-memory
-                   resident memory of an in-process provider with N idle keep-alive connections open
-                   (--connections N, default 1000) and after they close, three rounds: what they take
-                   and how much of it is kept
-        """
+    /// `--seconds`: each round's length, for the benchmarks measured in rounds.
+    struct Rounds: ParsableArguments {
+        @Option(help: "Seconds per round.")
+        var seconds: Double = 2
 
-    static func main() async {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        var seconds = 2.0
-        if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.count, let value = Double(arguments[index + 1]), value > 0 {
-            seconds = value
-            arguments.removeSubrange(index...(index + 1))
-        }
-        switch arguments.first {
-        case "verify":
-            do {
-                try await VerifyBenchmark(secondsPerRound: seconds).run()
-            } catch {
-                FileHandle.standardError.write(Data("verify benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "issue":
-            do {
-                var benchmark = IssueBenchmark(secondsPerRound: seconds)
-                if let clients = positive("--clients", in: arguments) { benchmark.clients = clients }
-                if let depth = positive("--pipeline", in: arguments) { benchmark.pipelineDepth = depth }
-                benchmark.ceiling = arguments.contains("--ceiling")
-                try await benchmark.run()
-            } catch {
-                FileHandle.standardError.write(Data("issue benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "nodes":
-            let environment = ProcessInfo.processInfo.environment["LIMITED_LOGIN_TEST_POSTGRES_URL"]
-            var url = environment
-            if let index = arguments.firstIndex(of: "--postgres"), index + 1 < arguments.count { url = arguments[index + 1] }
-            guard let url, !url.isEmpty else {
-                FileHandle.standardError.write(
-                    Data("nodes: give --postgres postgres://user@127.0.0.1:PORT/DATABASE (scripts/postgres-for-tests start prints one)\n".utf8))
-                exit(2)
-            }
-            do {
-                try await NodesBenchmark(secondsPerRound: seconds, postgresURL: url).run()
-            } catch {
-                FileHandle.standardError.write(Data("nodes benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "http":
-            do {
-                var benchmark = HTTPBenchmark(secondsPerRound: seconds)
-                benchmark.bareOnEventLoops = arguments.contains("--bare-on-event-loops")
-                if let clients = positive("--clients", in: arguments) { benchmark.clients = clients }
-                try await benchmark.run()
-            } catch {
-                FileHandle.standardError.write(Data("http benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "memory":
-            do {
-                var benchmark = MemoryBenchmark()
-                if let logins = positive("--logins", in: arguments) { benchmark.logins = logins }
-                if let index = arguments.firstIndex(of: "--session-lifetime"), index + 1 < arguments.count, let lifetime = Int64(arguments[index + 1])
-                {
-                    benchmark.sessionLifetime = lifetime
-                }
-                try await benchmark.run()
-            } catch {
-                FileHandle.standardError.write(Data("memory benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "signin-timing":
-            do {
-                var benchmark = SignInTimingBenchmark()
-                if let tries = positive("--tries", in: arguments) { benchmark.tries = tries }
-                try await benchmark.run()
-            } catch {
-                FileHandle.standardError.write(Data("signin-timing benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "idle-memory":
-            do {
-                var benchmark = IdleConnectionMemoryBenchmark()
-                if let connections = positive("--connections", in: arguments) { benchmark.connections = connections }
-                try await benchmark.run()
-            } catch {
-                FileHandle.standardError.write(Data("idle-memory benchmark failed: \(error)\n".utf8))
-                exit(1)
-            }
-        case "-h", "--help", "help":
-            print(usage)
-        default:
-            FileHandle.standardError.write(Data((usage + "\n").utf8))
-            exit(2)
+        func validate() throws {
+            guard seconds > 0 else { throw ValidationError("--seconds must be above 0.") }
         }
     }
 
-    /// The whole number greater than 0 after `flag`, or nil when the flag is absent (the default stands).
-    private static func positive(_ flag: String, in arguments: [String]) -> Int? {
-        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count,
-            let value = Int(arguments[index + 1]), value > 0
-        else { return nil }
-        return value
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Full ID-token verifications per second with a warm remote key cache, against bare RS256 checks of the same token."
+        )
+        @OptionGroup var rounds: Rounds
+        @Flag(help: "Each stage's cost.") var breakdown = false
+        @Flag(name: .customLong("full-only"), help: "Full verifications alone, to profile.") var fullOnly = false
+        @Flag(help: "The same token again with the verified-token cache on, against bare RSA.") var repeated = false
+        @Flag(help: "256 tokens in turn, each seen once a turn, through the cache (misses).") var distinct = false
+        @Flag(name: .customLong("cache-off"), help: "With --distinct: the same tokens without the cache.") var cacheOff = false
+
+        func run() async throws {
+            var benchmark = VerifyBenchmark(secondsPerRound: rounds.seconds)
+            benchmark.breakdown = breakdown
+            benchmark.fullOnly = fullOnly
+            benchmark.repeated = repeated
+            benchmark.distinct = distinct
+            benchmark.cacheOff = cacheOff
+            try await BenchMain.running("verify") { try await benchmark.run() }
+        }
+    }
+
+    struct Issue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "ID tokens issued per second through the provider's real HTTP dialog, against bare RS256 signatures; then JWKS requests.",
+            discussion: """
+                The dialog runs with a signed-in session and concurrent loopback clients; the baseline signs on as many threads as the \
+                server's event loops, by the wall clock, per second of the process's CPU and per second of the server's.
+                """
+        )
+        @OptionGroup var rounds: Rounds
+        @Option(help: "Concurrent loopback clients.") var clients = 8
+        @Option(help: "Requests each client sends back to back before reading the answers (HTTP/1.1 pipelining).") var pipeline = 1
+        @Flag(help: "Each round also loads a bare router that only signs the same claims: what any provider on this stack could reach.")
+        var ceiling = false
+        @Flag(name: .customLong("dialog-only"), help: "The dialog load alone, for a profiler (with --ceiling: the ceiling's load alone).")
+        var dialogOnly = false
+
+        func validate() throws {
+            guard clients > 0, pipeline > 0 else { throw ValidationError("--clients and --pipeline must be above 0.") }
+        }
+
+        func run() async throws {
+            var benchmark = IssueBenchmark(secondsPerRound: rounds.seconds)
+            benchmark.clients = clients
+            benchmark.pipelineDepth = pipeline
+            benchmark.ceiling = ceiling
+            benchmark.dialogOnly = dialogOnly
+            try await BenchMain.running("issue") { try await benchmark.run() }
+        }
+    }
+
+    struct Nodes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "ID tokens per second from two nodes on one PostgreSQL database, against one node on SQLite, in the same run."
+        )
+        @OptionGroup var rounds: Rounds
+        @Option(help: "The PostgreSQL URL (default: $LIMITED_LOGIN_TEST_POSTGRES_URL; scripts/postgres-for-tests start prints one).")
+        var postgres: String?
+
+        func run() async throws {
+            guard let url = postgres ?? ProcessInfo.processInfo.environment["LIMITED_LOGIN_TEST_POSTGRES_URL"], !url.isEmpty else {
+                throw ValidationError("Give --postgres postgres://user@127.0.0.1:PORT/DATABASE (scripts/postgres-for-tests start prints one).")
+            }
+            try await BenchMain.running("nodes") { try await NodesBenchmark(secondsPerRound: rounds.seconds, postgresURL: url).run() }
+        }
+    }
+
+    struct HTTP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "http",
+            abstract: "Requests per second for discovery, JWKS, certs and /health, against a bare router serving the same bytes."
+        )
+        @OptionGroup var rounds: Rounds
+        @Option(help: "Concurrent loopback clients.") var clients = 8
+        @Flag(name: .customLong("bare-on-event-loops"), help: "The bare router's connections run on their event loops, as the provider's do.")
+        var bareOnEventLoops = false
+
+        func validate() throws {
+            guard clients > 0 else { throw ValidationError("--clients must be above 0.") }
+        }
+
+        func run() async throws {
+            var benchmark = HTTPBenchmark(secondsPerRound: rounds.seconds)
+            benchmark.clients = clients
+            benchmark.bareOnEventLoops = bareOnEventLoops
+            try await BenchMain.running("http") { try await benchmark.run() }
+        }
+    }
+
+    struct Memory: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resident memory of a provider on :memory: after 10,000 and 100,000 logins (or --logins)."
+        )
+        @Option(help: "Logins to make.") var logins: Int?
+        @Option(name: .customLong("session-lifetime"), help: "Seconds a session lasts.") var sessionLifetime: Int64?
+
+        func run() async throws {
+            var benchmark = MemoryBenchmark()
+            if let logins, logins > 0 { benchmark.logins = logins }
+            if let sessionLifetime { benchmark.sessionLifetime = sessionLifetime }
+            try await BenchMain.running("memory") { try await benchmark.run() }
+        }
+    }
+
+    struct SignInTiming: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signin-timing",
+            abstract: "A failed sign-in's time for a known email (wrong password) against unknown emails, alternated: medians and their ratio."
+        )
+        @Option(help: "Tries of each.") var tries = 200
+
+        func run() async throws {
+            var benchmark = SignInTimingBenchmark()
+            benchmark.tries = max(1, tries)
+            try await BenchMain.running("signin-timing") { try await benchmark.run() }
+        }
+    }
+
+    struct IdleMemory: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "idle-memory",
+            abstract: "Resident memory of an in-process provider with N idle keep-alive connections, and after they close (three rounds)."
+        )
+        @Option(help: "Idle connections to open.") var connections = 1000
+
+        func run() async throws {
+            var benchmark = IdleConnectionMemoryBenchmark()
+            benchmark.connections = max(1, connections)
+            try await BenchMain.running("idle-memory") { try await benchmark.run() }
+        }
+    }
+
+    /// Runs a benchmark; a failure is one line and exit status 1.
+    static func running(_ name: String, _ body: () async throws -> Void) async throws {
+        do { try await body() } catch {
+            FileHandle.standardError.write(Data("\(name) benchmark failed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -29,6 +29,8 @@ struct IssueBenchmark {
     let threads = System.coreCount
     /// Also measures the ceiling each round (`SigningRouterServer`): a bare router that only signs.
     var ceiling = false
+    /// The dialog load alone, for a profiler (with `ceiling`: the ceiling's load alone).
+    var dialogOnly = false
 
     func run() async throws {
         try await BenchProvider.withNode(fileStore: true, clients: clients) { node, http in
@@ -47,7 +49,7 @@ struct IssueBenchmark {
         guard let port = URL(string: baseURL)?.port else { throw BenchmarkError.serverDidNotStart }
 
         let load = DialogLoad(clients: clients, pipelineDepth: pipelineDepth)
-        if CommandLine.arguments.contains("--dialog-only") {
+        if dialogOnly {
             // The dialog load alone, for a profiler; with --ceiling, the ceiling's alone.
             if ceiling {
                 let tokens = try await SigningRouterServer.with(signer: signer, claims: claims) { ceilingPort in

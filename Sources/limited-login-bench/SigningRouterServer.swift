@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import LimitedLoginJOSE
+import LimitedLoginProvider
 @_spi(Benchmarks) import LimitedLoginProvider
-import LimitedLoginTestSupport
 import Logging
 import NIOCore
 
@@ -27,7 +27,7 @@ enum SigningRouterServer {
             let token = try signer.sign(claims: claims)
             return Response(status: .found, headers: [.location: "https://bench.example/cb#id_token=\(token)&state=s"])
         }
-        return try await withLoopbackServer(
+        return try await serveOnLoopback(
             responder: router.buildResponder(),
             server: HTTPServerBuilder { responder in EventLoopHTTP1Channel(http1: HTTP1Channel(responder: responder)) },
             serverName: "limited-login",

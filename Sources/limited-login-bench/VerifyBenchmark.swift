@@ -1,7 +1,8 @@
 import Foundation
+import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
-import LimitedLoginTestSupport
+import LimitedLoginProvider
 import LimitedLoginVerifier
 
 /// Full verifications per second against bare RS256 checks per second, on one token, in one run.
@@ -22,6 +23,16 @@ import LimitedLoginVerifier
 struct VerifyBenchmark {
     var secondsPerRound: Double
     let rounds = 5
+    /// Each stage's cost.
+    var breakdown = false
+    /// Full verifications alone, to profile.
+    var fullOnly = false
+    /// The same token again with the verified-token cache on, against bare RSA.
+    var repeated = false
+    /// 256 tokens in turn, each seen once a turn, through the cache (misses).
+    var distinct = false
+    /// With `distinct`: the same tokens without the cache.
+    var cacheOff = false
 
     func run() async throws {
         let key = try RS256PrivateKey.generate(bits: 2048)
@@ -39,7 +50,7 @@ struct VerifyBenchmark {
         let signer = JWSSigner(privateKey: key, keyID: "bench-key")
         let token = try signer.sign(claims: claims)
         var tokens = [token]
-        if CommandLine.arguments.contains("--distinct") {
+        if distinct {
             for index in 1..<256 {
                 var other = claims
                 other["jti"] = .string("5b1e1b2a-\(String(index, radix: 16))")
@@ -50,8 +61,11 @@ struct VerifyBenchmark {
         let publicKey = key.publicKey
         let allTokens = tokens
 
-        let server = KeySetServer(keySet: keySet)
-        try await withLoopbackServer(server.router()) { port in
+        // The key set as a provider serves it, from a bare router (the verifier caches it after the first fetch).
+        let router = Router()
+        let document = ByteBuffer(bytes: keySet.serialized())
+        router.get("/jwks") { _, _ in Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: document)) }
+        try await serveOnLoopback(responder: router.buildResponder()) { port in
             guard let url = URL(string: "http://127.0.0.1:\(port)/jwks") else { throw BenchmarkError.serverDidNotStart }
             try await measure(keySetURL: url, tokens: allTokens, jws: jws, publicKey: publicKey)
         }
@@ -61,11 +75,11 @@ struct VerifyBenchmark {
     private func measure(keySetURL url: URL, tokens: [String], jws: CompactJWS, publicKey: RS256PublicKey) async throws {
         let token = tokens[0]
         let keys = RemoteKeySet(url: url)
-        let repeated = CommandLine.arguments.contains("--repeated")
+        let repeated = self.repeated
         let distinct = tokens.count > 1
         var configuration = VerifierConfiguration.facebook(appID: "1234567890")
         // --cache-off: --distinct without the cache, to tell the cache's cost from that of cycling tokens.
-        let cacheOff = CommandLine.arguments.contains("--cache-off")
+        let cacheOff = self.cacheOff
         configuration.verifiedTokenCache =
             repeated ? VerifiedTokenCacheLimits() : distinct && !cacheOff ? VerifiedTokenCacheLimits(maximumEntries: 2) : .disabled
         let verifier = TokenVerifier(configuration: configuration, keys: keys)
@@ -86,7 +100,7 @@ struct VerifyBenchmark {
             return publicKey.isValidSignature(signatures[nextBare], for: signingInputs[nextBare])
         }
 
-        if CommandLine.arguments.contains("--full-only") {
+        if fullOnly {
             // Nothing but full verifications, for a profiler (`perf record`) to see only that path.
             let rate = try await measureAsync(seconds: secondsPerRound * 2) { try await Self.verifyAndReadUser(verifier, nextToken()) }
             print(String(format: "verify: %.0f/s \(label) (no baseline: --full-only)", rate))
@@ -122,7 +136,7 @@ struct VerifyBenchmark {
             roundRatios.append(full.rate / bare.rate)
             print(String(format: "  round %d: \(label) %.0f/s, bare %.0f/s, ratio %.3f", round, full.rate, bare.rate, full.rate / bare.rate))
         }
-        if CommandLine.arguments.contains("--breakdown") {
+        if breakdown {
             // Each stage of the full path alone, with the same code and settings the verifier uses.
             // Each stage's best rate over 20 short samples: a stage takes well under a microsecond, and the
             // best sample is the one least disturbed by the rest of the machine.

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginProvider
-import Logging
 
 /// An attacker's own signing key, its key set and certificate served on loopback for the `jku` and `x5u`
 /// cases (a backend that follows those headers fetches the attacker's key and trusts it).
@@ -28,35 +27,12 @@ struct AuditAttacker: Sendable {
         router.get("/certificate.pem") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/x-pem-file"], body: .init(byteBuffer: .init(string: certificate)))
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "limited-login-audit"),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "audit-attacker", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            server.cancel()
-            throw AuditFailure("could not serve the attacker's key set on 127.0.0.1")
-        }
-        let attacker = AuditAttacker(
-            key: key, keyID: keyID, keySetURL: "http://127.0.0.1:\(port)/jwks.json", certificateURL: "http://127.0.0.1:\(port)/certificate.pem",
-            certificateDER: Self.der(fromPEM: certificate)
-        )
-        do {
-            let value = try await body(attacker)
-            server.cancel()
-            _ = await server.result
-            return value
-        } catch {
-            server.cancel()
-            _ = await server.result
-            throw error
+        return try await serveOnLoopback(responder: router.buildResponder(), serverName: "limited-login-audit") { port in
+            try await body(
+                AuditAttacker(
+                    key: key, keyID: keyID, keySetURL: "http://127.0.0.1:\(port)/jwks.json",
+                    certificateURL: "http://127.0.0.1:\(port)/certificate.pem", certificateDER: Self.der(fromPEM: certificate)
+                ))
         }
     }
 
