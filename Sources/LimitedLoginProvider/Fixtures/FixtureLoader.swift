@@ -14,11 +14,7 @@ struct FixtureLoader: Sendable {
     /// with the same file changes nothing.
     func load(_ fixtures: ProviderFixtures) async throws {
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
-            try await store.createApp(
-                AppRecord(
-                    id: app.id, secret: app.secret ?? RandomIdentifiers.appSecret(), name: app.name,
-                    businessID: app.businessID, redirectURIs: app.redirectURIs ?? [], isGaming: app.gaming ?? false
-                ))
+            try await store.createApp(AppRecord(fixture: app, secret: RandomIdentifiers.appSecret()))
         }
         var idsByKey: [String: String] = [:]
         for user in fixtures.users {

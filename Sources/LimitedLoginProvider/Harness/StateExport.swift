@@ -16,12 +16,7 @@ struct StateExport: Sendable {
     func fixtures(includingKeys: Bool) async throws -> ProviderFixtures {
         // By ID, not by creation time: an import creates everything in the same second, so only an order that
         // does not depend on when rows were made survives an export, an import and a second export.
-        let apps = try await store.apps().sorted { $0.id < $1.id }.map { app in
-            ProviderFixtures.App(
-                id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
-                gaming: app.isGaming ? true : nil
-            )
-        }
+        let apps = try await store.apps().sorted { $0.id < $1.id }.map(ProviderFixtures.App.init(record:))
         var users: [ProviderFixtures.User] = []
         for user in try await store.users().sorted(by: { $0.id < $1.id }) {
             var entry = ProviderFixtures.User(record: user, friends: try await store.friendIDs(of: user.id))

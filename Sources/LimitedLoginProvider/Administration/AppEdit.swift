@@ -1,0 +1,22 @@
+import LimitedLoginJOSE
+
+/// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` (replacing the list), `new_secret: true` and `gaming`.
+struct AppEdit: Sendable, Equatable, Decodable {
+    var name: String?
+    var redirectURIs: [String]?
+    var newSecret: Bool?
+    var gaming: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, gaming
+        case redirectURIs = "redirect_uris"
+        case newSecret = "new_secret"
+    }
+
+    init(name: String? = nil, redirectURIs: [String]? = nil, newSecret: Bool? = nil, gaming: Bool? = nil) {
+        self.name = name
+        self.redirectURIs = redirectURIs
+        self.newSecret = newSecret
+        self.gaming = gaming
+    }
+}

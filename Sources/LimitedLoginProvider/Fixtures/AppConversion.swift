@@ -1,0 +1,32 @@
+import Foundation
+import LimitedLoginJOSE
+
+/// The one translation between an app's wire shape (``ProviderFixtures/App``: the fixtures file, the
+/// admin API, `export`) and its stored record.
+extension ProviderFixtures.App {
+    /// The app as the wire shape carries it, its secret included (the admin API and `export` show it).
+    init(record app: AppRecord) {
+        self.init(
+            id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
+            gaming: app.isGaming ? true : nil
+        )
+    }
+
+    /// The shape as JSON, as the admin API answers it (`redirect_uris` always written).
+    var json: JSONValue {
+        var app = self
+        if app.redirectURIs == nil { app.redirectURIs = [] }
+        guard let data = try? JSONEncoder().encode(app), let value = try? StrictJSONParser().parse(Array(data)) else { return .object([:]) }
+        return value
+    }
+}
+
+extension AppRecord {
+    /// The record a wire-shaped app is stored as; `secret` when the shape gives none.
+    init(fixture app: ProviderFixtures.App, secret: String) {
+        self.init(
+            id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID, redirectURIs: app.redirectURIs ?? [],
+            isGaming: app.gaming ?? false
+        )
+    }
+}
