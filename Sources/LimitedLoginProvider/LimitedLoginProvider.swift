@@ -38,6 +38,8 @@ public struct LimitedLoginProvider: Sendable {
             throw ProviderConfigurationError(description: problem)
         }
         let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
+        // The store and the keys read this clock, whether or not a request is in scope.
+        store.useClock(clock)
         do {
             let loader = FixtureLoader(store: store, logger: logger)
             // An export's clock comes back first: what is loaded after it happens at the exported time.

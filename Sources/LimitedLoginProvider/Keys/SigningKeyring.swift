@@ -61,7 +61,7 @@ public final class SigningKeyring: Sendable {
     func prepare() async throws -> Snapshot {
         if try await store.signingKeys().isEmpty {
             let key = try await Self.generateKey()
-            let now = ProviderTime.now()
+            let now = store.now()
             try await store.insertSigningKey(
                 SigningKeyRecord(
                     keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
@@ -76,7 +76,7 @@ public final class SigningKeyring: Sendable {
     /// Returns the new key's record.
     @discardableResult
     func rotate(publishDelay: Int64, dropPrevious: Bool = false) async throws -> SigningKeyRecord {
-        let now = ProviderTime.now()
+        let now = store.now()
         let key = try await Self.generateKey()
         let record = SigningKeyRecord(
             keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
@@ -107,8 +107,8 @@ public final class SigningKeyring: Sendable {
     /// a forced move), the key that signed last signs on (``fallbackSigner``) rather than none.
     @discardableResult
     func reload() async throws -> Snapshot {
-        let now = ProviderTime.now()
-        let settled = ProviderTime.settledNow()
+        let now = store.now()
+        let settled = store.settledNow()
         var published: [RSAJSONWebKey] = []
         var certificates: [String: String] = [:]
         var signer: (JWSSigner, Int64)?
@@ -192,7 +192,7 @@ public final class SigningKeyring: Sendable {
     /// `read` of the snapshot when it is fresh (see ``current()``), under the lock; nil when it must be reread.
     private func fresh<Value>(_ read: (inout Snapshot?) -> Value?) -> Value? {
         let uptime = DispatchTime.now().uptimeNanoseconds
-        let now = ProviderTime.now()
+        let now = store.now()
         return state.withLock { snapshot -> Value? in
             // Read through optional chaining, in place: binding the snapshot would copy it.
             guard let loadedAt = snapshot?.loadedAt, uptime &- loadedAt < Self.refreshInterval else { return nil }

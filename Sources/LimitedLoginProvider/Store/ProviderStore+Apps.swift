@@ -9,13 +9,13 @@ private struct AppRow: Codable, Sendable {
     var createdAt: Int64
     var isGaming: Int64
 
-    init(_ app: AppRecord) {
+    init(_ app: AppRecord, createdAt: Int64) {
         id = app.id
         secret = app.secret
         name = app.name
         businessId = app.businessID
         redirectUris = app.redirectURIs.joined(separator: "\n")
-        createdAt = ProviderTime.now()
+        self.createdAt = createdAt
         isGaming = app.isGaming ? 1 : 0
     }
 
@@ -31,7 +31,7 @@ extension ProviderStore {
     /// Registers an app; ``StoreError/duplicate(_:)`` when its ID is taken.
     package func createApp(_ app: AppRecord) async throws(StoreError) {
         try await run("app \(app.id)") {
-            try await db.insert(into: "ll_apps").model(AppRow(app), keyEncodingStrategy: .convertToSnakeCase).run()
+            try await db.insert(into: "ll_apps").model(AppRow(app, createdAt: now()), keyEncodingStrategy: .convertToSnakeCase).run()
         }
         caches.apps.remove(app.id)
     }

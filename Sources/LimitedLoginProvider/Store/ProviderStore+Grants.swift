@@ -102,7 +102,7 @@ extension ProviderStore {
     package func uninstall(appID: String, userID: String) async throws(StoreError) -> Bool {
         guard var grant = try await grant(appID: appID, userID: userID), grant.installed else { return false }
         grant.installed = false
-        grant.updatedAt = ProviderTime.now()
+        grant.updatedAt = now()
         try await saveGrant(grant)
         return true
     }
@@ -188,7 +188,7 @@ extension ProviderStore {
     /// Ends the data access of every access token a user holds for an app now (the 90-day window the
     /// Graph API checks), as if the window had run out. Returns how many tokens it changed.
     package func expireDataAccess(appID: String, userID: String) async throws(StoreError) -> Int {
-        let now = ProviderTime.now()
+        let now = now()
         return try await run("data access") {
             let tokens = try await db.select().column("token_hash").from("ll_access_tokens")
                 .where("app_id", .equal, appID).where("user_id", .equal, userID)

@@ -5,7 +5,7 @@ extension ProviderStore {
     /// stored.
     package func createSession(userID: String, lifetime: Int64) async throws(StoreError) -> String {
         let secret = RandomIdentifiers.secret()
-        let now = ProviderTime.now()
+        let now = now()
         try await run("session") {
             try await db.insert(into: "ll_sessions").columns("id_hash", "user_id", "created_at", "expires_at")
                 .values(RandomIdentifiers.storageHash(secret), userID, now, now + lifetime).run()
@@ -17,7 +17,7 @@ extension ProviderStore {
     /// The user of a live session, or nil for an unknown or expired one.
     package func sessionUserID(secret: String) async throws(StoreError) -> String? {
         let hash = RandomIdentifiers.storageHash(secret)
-        let now = ProviderTime.now()
+        let now = now()
         if let cached = caches.sessions.value(for: hash) {
             return cached.expiresAt > now ? cached.userID : nil
         }

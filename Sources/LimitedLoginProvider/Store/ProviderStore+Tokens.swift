@@ -31,7 +31,7 @@ extension ProviderStore {
         try await run("authorization code") {
             try await db.insert(into: "ll_authorization_codes").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
         }
-        await purgeExpiredSessionsAndCodesIfDue(now: ProviderTime.now())
+        await purgeExpiredSessionsAndCodesIfDue(now: now())
     }
 
     /// Takes a code out of the store: a code can be exchanged once, even by two racing requests.

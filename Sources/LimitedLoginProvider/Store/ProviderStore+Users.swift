@@ -23,7 +23,7 @@ private struct UserRow: Codable, Sendable {
     var gamingName: String?
 
     /// `passwordHash` nil: a user without a password (stored as an empty hash, which no password matches).
-    init(_ user: TestUserRecord, passwordHash: String?) {
+    init(_ user: TestUserRecord, passwordHash: String?, createdAt: Int64) {
         id = user.id
         firstName = user.firstName
         middleName = user.middleName
@@ -37,7 +37,7 @@ private struct UserRow: Codable, Sendable {
         locationId = user.location?.id
         locationName = user.location?.name
         link = user.link
-        createdAt = ProviderTime.now()
+        self.createdAt = createdAt
         pickable = user.pickable ? 1 : 0
         ageRangeMin = user.ageRange?.min.map(Int64.init)
         ageRangeMax = user.ageRange?.max.map(Int64.init)
@@ -65,7 +65,7 @@ extension ProviderStore {
     package func createUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
-        let row = UserRow(user, passwordHash: passwordHash)
+        let row = UserRow(user, passwordHash: passwordHash, createdAt: now())
         try await run("a test user with id \(user.id) or email \(user.email)") {
             try await db.insert(into: "ll_users").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
         }
@@ -77,7 +77,7 @@ extension ProviderStore {
     package func updateUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
-        let row = UserRow(user, passwordHash: passwordHash)
+        let row = UserRow(user, passwordHash: passwordHash, createdAt: now())
         try await run("a test user with email \(user.email)") {
             try await db.update("ll_users")
                 .set("first_name", to: row.firstName).set("middle_name", to: row.middleName).set("last_name", to: row.lastName)

@@ -23,6 +23,10 @@ package final class ProviderStore: Sendable {
     /// Set by ``close()``.
     private let isClosed = Atomic<Bool>(false)
     package let location: StoreLocation
+    /// The provider's clock, given by the provider that opened the store (``useClock(_:)``), so that the
+    /// store's times never depend on a task-local being in scope; a store opened alone (a test, a tool)
+    /// reads ``ProviderTime`` (the system's time outside a provider).
+    private let clock = Mutex<ProviderClock?>(nil)
 
     init(db: any SQLDatabase, location: StoreLocation, close: @escaping @Sendable () async throws -> Void) {
         self.db = db
@@ -118,6 +122,21 @@ package final class ProviderStore: Sendable {
     package func close() async {
         isClosed.store(true, ordering: .relaxed)
         try? await closeConnection()
+    }
+
+    /// Makes the store read `clock` for every time it writes or compares.
+    func useClock(_ clock: ProviderClock) {
+        self.clock.withLock { $0 = clock }
+    }
+
+    /// Now, by the provider's clock when one was given.
+    func now() -> Int64 {
+        clock.withLock { $0 }?.now() ?? ProviderTime.now()
+    }
+
+    /// The earliest time the provider's clock can be brought back to without `force` (``ProviderTime/settledNow()``).
+    func settledNow() -> Int64 {
+        clock.withLock { $0 }?.settledNow() ?? ProviderTime.settledNow()
     }
 
     /// Runs a store operation, turning driver errors into ``StoreError``.

@@ -156,7 +156,7 @@ enum StoreMigrations {
             try await migration.apply(db)
             try await db.insert(into: "ll_schema_migrations")
                 .columns("name", "applied_at")
-                .values(migration.name, Int64(ProviderTime.now()))
+                .values(migration.name, ProviderTime.now())
                 .run()
         }
     }
