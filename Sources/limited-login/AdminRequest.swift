@@ -65,6 +65,13 @@ enum AdminRequest {
     enum Body {
         case form(String)
         case json(JSONValue)
+
+        /// A model of the admin API's shapes (``ProviderFixtures``' apps and users), as it encodes.
+        static func model(_ value: some Encodable) throws -> Body {
+            do { return .json(try StrictJSONParser().parse(Array(JSONEncoder().encode(value)))) } catch {
+                throw CommandFailure.fail("limited-login: cannot encode the request: \(error)")
+            }
+        }
     }
 
     static func send(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws -> JSONValue {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LimitedLoginJOSE
+import LimitedLoginProvider
 
 /// `limited-login apps`: a running provider's apps, through its admin API.
 struct AppsCommand: AsyncParsableCommand {
@@ -31,12 +32,9 @@ struct AppsCommand: AsyncParsableCommand {
         @Option(name: .customLong("business-id"), help: "The business the app belongs to (token_for_business).") var businessID: String?
 
         func run() async throws {
-            var app: [String: JSONValue] = [
-                "id": .string(id), "name": .string(name), "redirect_uris": .array(redirectURIs.map { .string($0) }),
-            ]
-            if let secret { app["secret"] = .string(secret) }
-            if let businessID { app["business_id"] = .string(businessID) }
-            try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: .json(.object(JSONObject(app)))) {
+            // The admin API's shape for a new app is the fixtures file's (ProviderFixtures.App), sent as it encodes.
+            let app = ProviderFixtures.App(id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID)
+            try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: try .model(app)) {
                 "Created app \(id).\n" + AdminOutput.fields($0)
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimitedLoginJOSE
+import LimitedLoginProvider
 import NIOHTTP1
 
 /// `limited-login users`: a running provider's test users, through its admin API.
@@ -38,14 +39,12 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(name: .customLong("friend"), help: "The ID or email of an existing user to befriend (repeat for several).") var friends: [String] = []
 
         func run() async throws {
-            var user: [String: JSONValue] = [
-                "first_name": .string(firstName), "last_name": .string(lastName), "email": .string(email),
-                "password": .string(password), "friends": .array(friends.map { .string($0) }),
-            ]
-            for (key, value) in [("id", id), ("middle_name", middleName), ("birthday", birthday), ("gender", gender), ("link", link)] {
-                if let value { user[key] = .string(value) }
-            }
-            try await AdminRequest.run(connection, output, path: "/_admin/users", method: .POST, body: .json(.object(JSONObject(user)))) {
+            // The admin API's shape for a new user is the fixtures file's (ProviderFixtures.User), sent as it encodes.
+            let user = ProviderFixtures.User(
+                id: id, firstName: firstName, middleName: middleName, lastName: lastName, email: email, password: password,
+                birthday: birthday, gender: gender, link: link, friends: friends
+            )
+            try await AdminRequest.run(connection, output, path: "/_admin/users", method: .POST, body: try .model(user)) {
                 "Created test user \($0.objectValue?["id"]?.stringValue ?? "?") (\(email)).\n" + AdminOutput.fields($0)
             }
         }
