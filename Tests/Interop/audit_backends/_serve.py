@@ -6,6 +6,7 @@ Run a backend as `python3 FILE --port P --provider BASE_URL --app-id APP_ID`; it
 and prints `listening on http://127.0.0.1:P` once ready."""
 
 import argparse
+import hmac
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,6 +25,12 @@ def bearer_token(authorization):
     if scheme.lower() != "bearer" or not token.strip():
         raise ValueError("no bearer token")
     return token.strip()
+
+
+def check_nonce(claims, nonce):
+    """The nonce the request carried (X-Nonce), compared in constant time with the token's; none given: not checked."""
+    if nonce is not None and not hmac.compare_digest(str(claims.get("nonce", "")).encode(), nonce.encode()):
+        raise ValueError("nonce mismatch")
 
 
 def serve(port, verify):

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding
 from jwt.algorithms import RSAAlgorithm
 
-from _serve import arguments, serve
+from _serve import arguments, serve, check_nonce
 
 HMACS = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}
 
@@ -63,8 +63,7 @@ def main():
             raise ValueError("wrong audience")
         if not isinstance(claims.get("exp"), (int, float)) or claims["exp"] <= time.time():
             raise ValueError("expired or no exp")
-        if nonce is not None and not hmac.compare_digest(str(claims.get("nonce", "")).encode(), nonce.encode()):
-            raise ValueError("nonce mismatch")
+        check_nonce(claims, nonce)
         return claims["sub"]
 
     serve(options.port, verify)
