@@ -30,10 +30,16 @@ struct AppsCommand: AsyncParsableCommand {
         @Option(help: "The app secret (default: a random one).") var secret: String?
         @Option(name: .customLong("redirect-uri"), help: "A redirect URI to allow (repeat for several).") var redirectURIs: [String] = []
         @Option(name: .customLong("business-id"), help: "The business the app belongs to (token_for_business).") var businessID: String?
+        @Option(
+            name: .customLong("url-scheme-suffix"), help: "An iOS URL-scheme suffix to allow: fb{app-id}{suffix}://authorize/ (repeat for several).")
+        var urlSchemeSuffixes: [String] = []
 
         func run() async throws {
             // The admin API's shape for a new app is the fixtures file's (ProviderFixtures.App), sent as it encodes.
-            let app = ProviderFixtures.App(id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID)
+            let app = ProviderFixtures.App(
+                id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID,
+                urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes
+            )
             try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: try .model(app)) {
                 "Created app \(id).\n" + AdminOutput.fields($0)
             }

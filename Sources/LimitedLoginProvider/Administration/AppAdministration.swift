@@ -21,22 +21,23 @@ extension AdminOperations {
     }
 
     func editApp(id: String, _ edit: AppEdit) async throws -> ProviderFixtures.App {
-        guard let existing = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
-        if let name = edit.name {
-            let changed = ProviderFixtures.App(id: id, secret: existing.secret, name: name)
-            do { try ProviderFixtures(apps: [changed]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        guard var app = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
+        guard edit.name != nil || edit.redirectURIs != nil || edit.newSecret == true || edit.gaming != nil || edit.urlSchemeSuffixes != nil else {
+            throw AdminError.badRequest("Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true and gaming.")
         }
-        for uri in edit.redirectURIs ?? [] {
+        if let name = edit.name { app.name = name }
+        if let uris = edit.redirectURIs { app.redirectURIs = uris }
+        if let suffixes = edit.urlSchemeSuffixes { app.urlSchemeSuffixes = suffixes }
+        if let gaming = edit.gaming { app.isGaming = gaming }
+        if edit.newSecret == true { app.secret = RandomIdentifiers.appSecret() }
+        // Checked as a new app is: the same rules, whichever field changed.
+        var shape = ProviderFixtures.App(record: app)
+        shape.secret = app.secret
+        for uri in shape.redirectURIs ?? [] {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
-        guard edit.name != nil || edit.redirectURIs != nil || edit.newSecret == true || edit.gaming != nil else {
-            throw AdminError.badRequest("Send at least one of name, redirect_uris, new_secret: true and gaming.")
-        }
-        let app = try await store.updateApp(
-            id: id, name: edit.name, redirectURIs: edit.redirectURIs,
-            secret: edit.newSecret == true ? RandomIdentifiers.appSecret() : nil, isGaming: edit.gaming
-        )
-        guard let app else { throw AdminError.notFound("No app with ID \(id).") }
+        do { try ProviderFixtures(apps: [shape]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        guard try await store.updateApp(app) else { throw AdminError.notFound("No app with ID \(id).") }
         return ProviderFixtures.App(record: app)
     }
 

@@ -52,6 +52,8 @@ struct ConsolePage: Sendable {
                 [
                     "id": app.id, "name": app.name, "secret": app.secret, "business": app.businessID ?? "", "gaming": app.isGaming,
                     "redirectURIs": app.redirectURIs, "redirectURIText": app.redirectURIs.joined(separator: "\n"),
+                    "suffixURIs": app.urlSchemeSuffixes.map { "fb\(app.id)\($0)://authorize/" },
+                    "suffixText": app.urlSchemeSuffixes.joined(separator: "\n"),
                 ]
             },
             "users": userRows, "friendships": friendships, "grants": grants,

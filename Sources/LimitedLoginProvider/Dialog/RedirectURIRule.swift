@@ -25,7 +25,8 @@ public enum RedirectURIError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// Which redirect URIs an app may receive a login response at (docs/BEHAVIOUR.md, section 2).
 ///
-/// Allowed: an exact, byte-for-byte match of a registered URI; `fb{appID}://authorize/`; and a loopback
+/// Allowed: an exact, byte-for-byte match of a registered URI; `fb{appID}://authorize/`, and
+/// `fb{appID}{suffix}://authorize/` for each URL-scheme suffix the app records; and a loopback
 /// `http://127.0.0.1[:port]/path` or `http://[::1][:port]/path` (RFC 8252 section 7.3: any port).
 /// `localhost` is not loopback here (RFC 8252 section 8.3: it may resolve elsewhere). A registered URI
 /// that the registration rules refuse (stored before they existed, or written to the store directly) is
@@ -40,6 +41,8 @@ enum RedirectURIRule {
             return
         }
         if uri.hasSameBytes(as: "fb\(app.id)://authorize/") { return }
+        // The iOS SDK with a URL-scheme suffix: `fb{appID}{suffix}://authorize/`, for a suffix the app records.
+        if app.urlSchemeSuffixes.contains(where: { uri.hasSameBytes(as: "fb\(app.id)\($0)://authorize/") }) { return }
         if try isLoopback(uri) { return }
         throw .notRegistered(uri)
     }

@@ -43,9 +43,13 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var businessID: String?
         /// True for a gaming app (`graph_domain=gaming`, `gaming_profile` and `gaming_user_picture`).
         public var gaming: Bool?
+        /// The iOS SDK's URL-scheme suffixes (`FacebookUrlSchemeSuffix`, Unity's `urlSuffix`): each allows the
+        /// redirect `fb{appID}{suffix}://authorize/` (lowercase letters and digits, starting with a letter).
+        public var urlSchemeSuffixes: [String]?
 
         public init(
-            id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil
+            id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil,
+            urlSchemeSuffixes: [String]? = nil
         ) {
             self.id = id
             self.secret = secret
@@ -53,12 +57,23 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.redirectURIs = redirectURIs
             self.businessID = businessID
             self.gaming = gaming
+            self.urlSchemeSuffixes = urlSchemeSuffixes
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, secret, name, gaming
             case redirectURIs = "redirect_uris"
             case businessID = "business_id"
+            case urlSchemeSuffixes = "url_scheme_suffixes"
+        }
+
+        /// Why a URL-scheme suffix cannot be used, or nil: 1 to 64 lowercase letters and digits, starting with a
+        /// letter (so that `fb{appID}{suffix}` cannot read as another app's ID).
+        static func problem(withSuffix suffix: String) -> String? {
+            guard let first = suffix.first, first.isASCII, first.isLowercase, suffix.count <= 64,
+                suffix.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber) })
+            else { return "URL scheme suffix \"\(suffix)\" must be 1 to 64 lowercase letters and digits, starting with a letter" }
+            return nil
         }
     }
 
@@ -321,6 +336,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             }
             guard appIDs.insert(app.id).inserted else { throw .invalid("app ID \(app.id) appears twice") }
             guard !app.name.isEmpty else { throw .invalid("app \(app.id) has an empty name") }
+            for suffix in app.urlSchemeSuffixes ?? [] {
+                if let problem = App.problem(withSuffix: suffix) { throw .invalid("app \(app.id): \(problem)") }
+            }
             for uri in app.redirectURIs ?? [] {
                 do { try RedirectURIRegistration.check(uri) } catch {
                     throw .invalid("app \(app.id): \(error.description)")

@@ -27,25 +27,17 @@ extension ProviderStore {
         return app
     }
 
-    /// Changes an app's name, redirect URIs, secret or gaming flag (nil leaves a value as it is). Returns
-    /// the app as changed, or nil for an unknown app.
-    package func updateApp(
-        id: String, name: String?, redirectURIs: [String]?, secret: String?, isGaming: Bool? = nil
-    ) async throws(StoreError) -> AppRecord? {
-        guard var app = try await app(id: id) else { return nil }
-        if let name { app.name = name }
-        if let redirectURIs { app.redirectURIs = redirectURIs }
-        if let secret { app.secret = secret }
-        if let isGaming { app.isGaming = isGaming }
-        let changed = app
-        try await run("app \(id)") {
-            try await db.update("ll_apps").set("name", to: changed.name)
-                .set("redirect_uris", to: changed.redirectURIs.joined(separator: "\n")).set("secret", to: changed.secret)
-                .set("is_gaming", to: Int64(changed.isGaming ? 1 : 0))
-                .where("id", .equal, id).run()
+    /// Writes an app's changed fields (all but its ID); returns false for an unknown app.
+    package func updateApp(_ app: AppRecord) async throws(StoreError) -> Bool {
+        guard try await self.app(id: app.id) != nil else { return false }
+        try await run("app \(app.id)") {
+            try await db.update("ll_apps").set("name", to: app.name)
+                .set("redirect_uris", to: app.redirectURIs.joined(separator: "\n")).set("secret", to: app.secret)
+                .set("is_gaming", to: Int64(app.isGaming ? 1 : 0)).set("url_scheme_suffixes", to: app.urlSchemeSuffixes.joined(separator: "\n"))
+                .where("id", .equal, app.id).run()
         }
-        caches.apps.remove(id)
-        return changed
+        caches.apps.remove(app.id)
+        return true
     }
 
     /// Removes a test user with their friendships, grants, sessions, codes and tokens. Returns false for an

@@ -8,6 +8,7 @@ private struct AppRow: Codable, Sendable {
     var redirectUris: String
     var createdAt: Int64
     var isGaming: Int64
+    var urlSchemeSuffixes: String
 
     init(_ app: AppRecord, createdAt: Int64) {
         id = app.id
@@ -17,12 +18,14 @@ private struct AppRow: Codable, Sendable {
         redirectUris = app.redirectURIs.joined(separator: "\n")
         self.createdAt = createdAt
         isGaming = app.isGaming ? 1 : 0
+        urlSchemeSuffixes = app.urlSchemeSuffixes.joined(separator: "\n")
     }
 
     var record: AppRecord {
         AppRecord(
             id: id, secret: secret, name: name, businessID: businessId,
-            redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0
+            redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0,
+            urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init)
         )
     }
 }

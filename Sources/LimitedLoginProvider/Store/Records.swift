@@ -12,9 +12,12 @@ package struct AppRecord: Sendable, Equatable {
     /// True for a gaming app: its logins answer `graph_domain=gaming`, and `gaming_profile` /
     /// `gaming_user_picture` stand in for `public_profile`.
     package var isGaming: Bool
+    /// The iOS SDK's URL-scheme suffixes (`FacebookUrlSchemeSuffix`): each allows `fb{appID}{suffix}://authorize/`.
+    package var urlSchemeSuffixes: [String]
 
     package init(
-        id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false
+        id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false,
+        urlSchemeSuffixes: [String] = []
     ) {
         self.id = id
         self.secret = secret
@@ -22,6 +25,7 @@ package struct AppRecord: Sendable, Equatable {
         self.businessID = businessID
         self.redirectURIs = redirectURIs
         self.isGaming = isGaming
+        self.urlSchemeSuffixes = urlSchemeSuffixes
     }
 
     /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.

@@ -15,6 +15,7 @@ enum StoreMigrations {
         StoreMigration(name: "0002_sign_in_hardening", apply: addSignInHardening),
         StoreMigration(name: "0003_gaming_apps_and_messenger_pages", apply: addGamingAndMessenger),
         StoreMigration(name: "0004_expiry_indexes", apply: addExpiryIndexes),
+        StoreMigration(name: "0005_url_scheme_suffixes", apply: addURLSchemeSuffixes),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -140,6 +141,11 @@ enum StoreMigrations {
     private static func addExpiryIndexes(_ db: any SQLDatabase) async throws {
         try await db.create(index: "ll_sessions_expiry").on("ll_sessions").column("expires_at").run()
         try await db.create(index: "ll_authorization_codes_expiry").on("ll_authorization_codes").column("expires_at").run()
+    }
+
+    /// The URL-scheme suffixes an app allows (`fb{appID}{suffix}://authorize/`), one per line.
+    private static func addURLSchemeSuffixes(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_apps").column("url_scheme_suffixes", type: .text, .notNull, .default("")).run()
     }
 
     /// Applies every migration not yet recorded, in order.

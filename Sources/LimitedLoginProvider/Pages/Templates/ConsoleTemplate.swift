@@ -33,12 +33,13 @@ extension PageTemplates {
         <div class="scroll" role="region" aria-label="Apps (scrolls sideways)" tabindex="0"><table id="apps-table">
         <tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Redirect URIs</th><th scope="col">Business</th><th scope="col">Change</th></tr>
         {{#apps}}
-        <tr data-app-id="{{{id}}}"><td>{{{name}}}{{#gaming}} <span class="tag">gaming</span>{{/gaming}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}</td><td>{{{business}}}</td>
+        <tr data-app-id="{{{id}}}"><td>{{{name}}}{{#gaming}} <span class="tag">gaming</span>{{/gaming}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}{{#suffixURIs}}<code>{{{.}}}</code><br>{{/suffixURIs}}</td><td>{{{business}}}</td>
         <td><details><summary>Edit {{{name}}}</summary>
         <form method="post" action="/_console/actions/edit-app">
         <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}">
         <label for="app-name-{{{id}}}">Name</label><input type="text" id="app-name-{{{id}}}" name="name" value="{{{name}}}">
         <label for="app-uris-{{{id}}}">Redirect URIs, one per line</label><textarea id="app-uris-{{{id}}}" name="redirect_uris" rows="3">{{{redirectURIText}}}</textarea>
+        <label for="app-suffixes-{{{id}}}">iOS URL-scheme suffixes, one per line (each allows <code>fb{{{id}}}{suffix}://authorize/</code>)</label><textarea id="app-suffixes-{{{id}}}" name="url_scheme_suffixes" rows="2">{{{suffixText}}}</textarea>
         <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label><br>
         <input type="hidden" name="gaming_shown" value="1"><label class="inline"><input type="checkbox" name="gaming" value="1"{{#gaming}} checked{{/gaming}}> A gaming app (<code>graph_domain=gaming</code>)</label>
         <p><button type="submit" class="small">Save</button></p>
@@ -60,6 +61,7 @@ extension PageTemplates {
         <label for="new-app-name">Name</label><input type="text" id="new-app-name" name="name" required>
         <label for="new-app-id">App ID (digits; empty: one is made)</label><input type="text" id="new-app-id" name="id" inputmode="numeric">
         <label for="new-app-uris">Redirect URIs, one per line (loopback URIs need none)</label><textarea id="new-app-uris" name="redirect_uris" rows="2"></textarea>
+        <label for="new-app-suffixes">iOS URL-scheme suffixes, one per line (<code>FacebookUrlSchemeSuffix</code>)</label><textarea id="new-app-suffixes" name="url_scheme_suffixes" rows="1"></textarea>
         <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
         <label class="inline"><input type="checkbox" name="gaming" value="1"> A gaming app (<code>graph_domain=gaming</code>; <code>gaming_profile</code> and <code>gaming_user_picture</code>)</label>
         <button type="submit" class="primary" id="create-app-button">Create app</button>
