@@ -33,12 +33,14 @@ struct AppsCommand: AsyncParsableCommand {
         @Option(
             name: .customLong("url-scheme-suffix"), help: "An iOS URL-scheme suffix to allow: fb{app-id}{suffix}://authorize/ (repeat for several).")
         var urlSchemeSuffixes: [String] = []
+        @Flag(name: .customLong("require-appsecret-proof"), help: "Require App Secret: Graph calls with a person's token must carry appsecret_proof.")
+        var requireAppSecretProof = false
 
         func run() async throws {
             // The admin API's shape for a new app is the fixtures file's (ProviderFixtures.App), sent as it encodes.
             let app = ProviderFixtures.App(
                 id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID,
-                urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes
+                urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes, requireAppSecretProof: requireAppSecretProof ? true : nil
             )
             try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: try .model(app)) {
                 "Created app \(id).\n" + AdminOutput.fields($0)

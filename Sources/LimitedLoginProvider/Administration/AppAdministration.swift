@@ -22,13 +22,16 @@ extension AdminOperations {
 
     func editApp(id: String, _ edit: AppEdit) async throws -> ProviderFixtures.App {
         guard var app = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
-        guard edit.name != nil || edit.redirectURIs != nil || edit.newSecret == true || edit.gaming != nil || edit.urlSchemeSuffixes != nil else {
-            throw AdminError.badRequest("Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true and gaming.")
+        guard edit != AppEdit(newSecret: false), edit != AppEdit() else {
+            throw AdminError.badRequest(
+                "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming and require_appsecret_proof."
+            )
         }
         if let name = edit.name { app.name = name }
         if let uris = edit.redirectURIs { app.redirectURIs = uris }
         if let suffixes = edit.urlSchemeSuffixes { app.urlSchemeSuffixes = suffixes }
         if let gaming = edit.gaming { app.isGaming = gaming }
+        if let required = edit.requireAppSecretProof { app.requiresAppSecretProof = required }
         if edit.newSecret == true { app.secret = RandomIdentifiers.appSecret() }
         // Checked as a new app is: the same rules, whichever field changed.
         var shape = ProviderFixtures.App(record: app)

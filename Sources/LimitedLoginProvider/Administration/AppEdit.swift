@@ -1,19 +1,21 @@
 import LimitedLoginJOSE
 
 /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` and `url_scheme_suffixes` (each replacing its list),
-/// `new_secret: true` and `gaming`.
+/// `new_secret: true`, `gaming` and `require_appsecret_proof`.
 struct AppEdit: Sendable, Equatable, Decodable {
     var name: String?
     var redirectURIs: [String]?
     var newSecret: Bool?
     var gaming: Bool?
     var urlSchemeSuffixes: [String]?
+    var requireAppSecretProof: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, gaming
         case redirectURIs = "redirect_uris"
         case newSecret = "new_secret"
         case urlSchemeSuffixes = "url_scheme_suffixes"
+        case requireAppSecretProof = "require_appsecret_proof"
     }
 
     init(name: String? = nil, redirectURIs: [String]? = nil, newSecret: Bool? = nil, gaming: Bool? = nil, urlSchemeSuffixes: [String]? = nil) {

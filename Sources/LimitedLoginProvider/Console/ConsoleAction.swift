@@ -64,7 +64,8 @@ struct ConsoleAction: Sendable {
                 id: field.optional("id") ?? RandomIdentifiers.numericID(), name: try field.required("name", "The app needs a name."),
                 redirectURIs: field.lines("redirect_uris").isEmpty ? nil : field.lines("redirect_uris"), businessID: field.optional("business_id"),
                 gaming: field.optional("gaming") == "1" ? true : nil,
-                urlSchemeSuffixes: field.lines("url_scheme_suffixes").isEmpty ? nil : field.lines("url_scheme_suffixes")
+                urlSchemeSuffixes: field.lines("url_scheme_suffixes").isEmpty ? nil : field.lines("url_scheme_suffixes"),
+                requireAppSecretProof: field.optional("require_appsecret_proof") == "1" ? true : nil
             )
             return ConsoleAction(name: name) { try await $0.createApp(app) }
         case "edit-app":
@@ -73,8 +74,11 @@ struct ConsoleAction: Sendable {
             if form.all("redirect_uris").count == 1 { edit.redirectURIs = field.lines("redirect_uris") }
             if form.all("url_scheme_suffixes").count == 1 { edit.urlSchemeSuffixes = field.lines("url_scheme_suffixes") }
             if field.optional("new_secret") == "1" { edit.newSecret = true }
-            // The edit form always sends `gaming_shown`, so an unticked box turns the flag off.
-            if field.optional("gaming_shown") == "1" { edit.gaming = field.optional("gaming") == "1" }
+            // The edit form always sends `gaming_shown`, so an unticked box (gaming, Require App Secret) turns its flag off.
+            if field.optional("gaming_shown") == "1" {
+                edit.gaming = field.optional("gaming") == "1"
+                edit.requireAppSecretProof = field.optional("require_appsecret_proof") == "1"
+            }
             return ConsoleAction(name: name) { [edit] in try await $0.editApp(id: id, edit) }
         case "move-app":
             let id = try field.id("app_id")

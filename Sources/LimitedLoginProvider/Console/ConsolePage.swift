@@ -53,7 +53,7 @@ struct ConsolePage: Sendable {
                     "id": app.id, "name": app.name, "secret": app.secret, "business": app.businessID ?? "", "gaming": app.isGaming,
                     "redirectURIs": app.redirectURIs, "redirectURIText": app.redirectURIs.joined(separator: "\n"),
                     "suffixURIs": app.urlSchemeSuffixes.map { "fb\(app.id)\($0)://authorize/" },
-                    "suffixText": app.urlSchemeSuffixes.joined(separator: "\n"),
+                    "suffixText": app.urlSchemeSuffixes.joined(separator: "\n"), "requiresProof": app.requiresAppSecretProof,
                 ]
             },
             "users": userRows, "friendships": friendships, "grants": grants,

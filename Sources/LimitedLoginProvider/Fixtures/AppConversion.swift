@@ -8,7 +8,8 @@ extension ProviderFixtures.App {
     init(record app: AppRecord) {
         self.init(
             id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
-            gaming: app.isGaming ? true : nil, urlSchemeSuffixes: app.urlSchemeSuffixes.isEmpty ? nil : app.urlSchemeSuffixes
+            gaming: app.isGaming ? true : nil, urlSchemeSuffixes: app.urlSchemeSuffixes.isEmpty ? nil : app.urlSchemeSuffixes,
+            requireAppSecretProof: app.requiresAppSecretProof ? true : nil
         )
     }
 
@@ -26,7 +27,7 @@ extension AppRecord {
     init(fixture app: ProviderFixtures.App, secret: String) {
         self.init(
             id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID, redirectURIs: app.redirectURIs ?? [],
-            isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? []
+            isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? [], requiresAppSecretProof: app.requireAppSecretProof ?? false
         )
     }
 }

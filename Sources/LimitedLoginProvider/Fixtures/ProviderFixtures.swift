@@ -46,10 +46,13 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// The iOS SDK's URL-scheme suffixes (`FacebookUrlSchemeSuffix`, Unity's `urlSuffix`): each allows the
         /// redirect `fb{appID}{suffix}://authorize/` (lowercase letters and digits, starting with a letter).
         public var urlSchemeSuffixes: [String]?
+        /// "Require App Secret": the Graph API refuses a person's token without `appsecret_proof`
+        /// (the HMAC-SHA256 of the token keyed with the app secret, in hex).
+        public var requireAppSecretProof: Bool?
 
         public init(
             id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil,
-            urlSchemeSuffixes: [String]? = nil
+            urlSchemeSuffixes: [String]? = nil, requireAppSecretProof: Bool? = nil
         ) {
             self.id = id
             self.secret = secret
@@ -58,6 +61,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.businessID = businessID
             self.gaming = gaming
             self.urlSchemeSuffixes = urlSchemeSuffixes
+            self.requireAppSecretProof = requireAppSecretProof
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -65,6 +69,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             case redirectURIs = "redirect_uris"
             case businessID = "business_id"
             case urlSchemeSuffixes = "url_scheme_suffixes"
+            case requireAppSecretProof = "require_appsecret_proof"
         }
 
         /// Why a URL-scheme suffix cannot be used, or nil: 1 to 64 lowercase letters and digits, starting with a

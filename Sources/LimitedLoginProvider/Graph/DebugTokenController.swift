@@ -29,7 +29,8 @@ struct DebugTokenController: Sendable {
             do { query = try FormParameters(encoded: request.uri.query ?? "") } catch {
                 throw GraphError("The query cannot be read: \(error.description).", code: 100)
             }
-            let caller = try await GraphCallerResolver(services: services).resolve(try GraphCallerResolver.token(in: request, query: query))
+            let caller = try await GraphCallerResolver(services: services).resolve(
+                try GraphCallerResolver.token(in: request, query: query), query: query)
             guard case .app(let app) = caller else { throw Self.appTokenRequired }
             let input: String?
             do { input = try query.single("input_token") } catch { throw GraphError("The request is ambiguous: \(error.description).", code: 100) }

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
@@ -55,5 +57,27 @@ struct GraphCallerResolver: Sendable {
             throw GraphError.invalidatedToken
         }
         return .user(token: token, record: record, app: app)
+    }
+
+    /// Resolves the caller, then checks `appsecret_proof` (docs/BEHAVIOUR.md, section 12): a proof given with a
+    /// person's token must be the hex HMAC-SHA256 of the token keyed with the app secret; an app that
+    /// requires it refuses a person's token without one. (The app token `{app-id}|{secret}` carries the secret.)
+    func resolve(_ token: String?, query: FormParameters) async throws -> GraphCaller {
+        let caller = try await resolve(token)
+        guard case .user(let token, _, let app) = caller else { return caller }
+        let proof: String?
+        do { proof = try query.single("appsecret_proof") } catch { throw GraphError.invalidAppSecretProof }
+        if let proof {
+            guard constantTimeEquals(proof, Self.appSecretProof(token: token, secret: app.secret)) else { throw GraphError.invalidAppSecretProof }
+        } else if app.requiresAppSecretProof {
+            throw GraphError.appSecretProofRequired
+        }
+        return caller
+    }
+
+    /// `appsecret_proof`: the HMAC-SHA256 of the access token keyed with the app secret, in lowercase hex.
+    static func appSecretProof(token: String, secret: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        return mac.map { String(format: "%02x", $0) }.joined()
     }
 }

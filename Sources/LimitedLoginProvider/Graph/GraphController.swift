@@ -44,7 +44,7 @@ struct GraphController: Sendable {
             do { query = try FormParameters(encoded: request.uri.query ?? "") } catch {
                 throw GraphError("The query cannot be read: \(error.description).", code: 100)
             }
-            let caller = try await resolver.resolve(try GraphCallerResolver.token(in: request, query: query))
+            let caller = try await resolver.resolve(try GraphCallerResolver.token(in: request, query: query), query: query)
             return try await body(query, caller)
         } catch let error as GraphError {
             return error.response

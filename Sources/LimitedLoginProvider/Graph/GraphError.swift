@@ -7,13 +7,25 @@ struct GraphError: Error, Equatable, Sendable {
     let code: Int
     let subcode: Int?
     let status: HTTPResponse.Status
+    /// `OAuthException` for the token's problems, `GraphMethodException` for a call's.
+    let type: String
 
-    init(_ message: String, code: Int, subcode: Int? = nil, status: HTTPResponse.Status = .badRequest) {
+    init(_ message: String, code: Int, subcode: Int? = nil, status: HTTPResponse.Status = .badRequest, type: String = "OAuthException") {
         self.message = message
         self.code = code
         self.subcode = subcode
         self.status = status
+        self.type = type
     }
+
+    /// A person's token sent without `appsecret_proof` to an app that requires it ("Require App Secret").
+    static let appSecretProofRequired = GraphError(
+        "API calls from the server require an appsecret_proof argument", code: 100, type: "GraphMethodException"
+    )
+    /// An `appsecret_proof` that is not the HMAC-SHA256 of the token keyed with the app secret.
+    static let invalidAppSecretProof = GraphError(
+        "Invalid appsecret_proof provided in the API argument", code: 100, type: "GraphMethodException"
+    )
 
     /// No access token, or something that is not one (an ID token among them): a limited login cannot
     /// call the Graph API.
@@ -30,7 +42,7 @@ struct GraphError: Error, Equatable, Sendable {
 
     var response: Response {
         var error: [String: JSONValue] = [
-            "message": .string(message), "type": "OAuthException", "code": .number(Double(code)),
+            "message": .string(message), "type": .string(type), "code": .number(Double(code)),
             "fbtrace_id": .string(RandomIdentifiers.secret(byteCount: 8)),
         ]
         if let subcode { error["error_subcode"] = .number(Double(subcode)) }

@@ -34,6 +34,7 @@ extension ProviderStore {
             try await db.update("ll_apps").set("name", to: app.name)
                 .set("redirect_uris", to: app.redirectURIs.joined(separator: "\n")).set("secret", to: app.secret)
                 .set("is_gaming", to: Int64(app.isGaming ? 1 : 0)).set("url_scheme_suffixes", to: app.urlSchemeSuffixes.joined(separator: "\n"))
+                .set("requires_appsecret_proof", to: Int64(app.requiresAppSecretProof ? 1 : 0))
                 .where("id", .equal, app.id).run()
         }
         caches.apps.remove(app.id)

@@ -9,6 +9,7 @@ private struct AppRow: Codable, Sendable {
     var createdAt: Int64
     var isGaming: Int64
     var urlSchemeSuffixes: String
+    var requiresAppsecretProof: Int64
 
     init(_ app: AppRecord, createdAt: Int64) {
         id = app.id
@@ -19,13 +20,14 @@ private struct AppRow: Codable, Sendable {
         self.createdAt = createdAt
         isGaming = app.isGaming ? 1 : 0
         urlSchemeSuffixes = app.urlSchemeSuffixes.joined(separator: "\n")
+        requiresAppsecretProof = app.requiresAppSecretProof ? 1 : 0
     }
 
     var record: AppRecord {
         AppRecord(
             id: id, secret: secret, name: name, businessID: businessId,
             redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0,
-            urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init)
+            urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init), requiresAppSecretProof: requiresAppsecretProof != 0
         )
     }
 }

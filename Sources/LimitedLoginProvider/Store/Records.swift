@@ -14,10 +14,12 @@ package struct AppRecord: Sendable, Equatable {
     package var isGaming: Bool
     /// The iOS SDK's URL-scheme suffixes (`FacebookUrlSchemeSuffix`): each allows `fb{appID}{suffix}://authorize/`.
     package var urlSchemeSuffixes: [String]
+    /// "Require App Secret": Graph calls with a person's token must carry `appsecret_proof`.
+    package var requiresAppSecretProof: Bool
 
     package init(
         id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false,
-        urlSchemeSuffixes: [String] = []
+        urlSchemeSuffixes: [String] = [], requiresAppSecretProof: Bool = false
     ) {
         self.id = id
         self.secret = secret
@@ -26,6 +28,7 @@ package struct AppRecord: Sendable, Equatable {
         self.redirectURIs = redirectURIs
         self.isGaming = isGaming
         self.urlSchemeSuffixes = urlSchemeSuffixes
+        self.requiresAppSecretProof = requiresAppSecretProof
     }
 
     /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.

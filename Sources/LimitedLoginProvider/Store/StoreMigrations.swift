@@ -16,6 +16,7 @@ enum StoreMigrations {
         StoreMigration(name: "0003_gaming_apps_and_messenger_pages", apply: addGamingAndMessenger),
         StoreMigration(name: "0004_expiry_indexes", apply: addExpiryIndexes),
         StoreMigration(name: "0005_url_scheme_suffixes", apply: addURLSchemeSuffixes),
+        StoreMigration(name: "0006_require_app_secret", apply: addRequireAppSecret),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -146,6 +147,11 @@ enum StoreMigrations {
     /// The URL-scheme suffixes an app allows (`fb{appID}{suffix}://authorize/`), one per line.
     private static func addURLSchemeSuffixes(_ db: any SQLDatabase) async throws {
         try await db.alter(table: "ll_apps").column("url_scheme_suffixes", type: .text, .notNull, .default("")).run()
+    }
+
+    /// "Require App Secret": Graph calls with a person's token carry `appsecret_proof`.
+    private static func addRequireAppSecret(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_apps").column("requires_appsecret_proof", type: .bigint, .notNull, .default(0)).run()
     }
 
     /// Applies every migration not yet recorded, in order.

@@ -42,6 +42,7 @@ extension PageTemplates {
         <label for="app-suffixes-{{{id}}}">iOS URL-scheme suffixes, one per line (each allows <code>fb{{{id}}}{suffix}://authorize/</code>)</label><textarea id="app-suffixes-{{{id}}}" name="url_scheme_suffixes" rows="2">{{{suffixText}}}</textarea>
         <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label><br>
         <input type="hidden" name="gaming_shown" value="1"><label class="inline"><input type="checkbox" name="gaming" value="1"{{#gaming}} checked{{/gaming}}> A gaming app (<code>graph_domain=gaming</code>)</label>
+        <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"{{#requiresProof}} checked{{/requiresProof}}> Require App Secret (Graph calls with a person's token carry <code>appsecret_proof</code>)</label>
         <p><button type="submit" class="small">Save</button></p>
         </form>
         <form method="post" action="/_console/actions/move-app">
@@ -64,6 +65,7 @@ extension PageTemplates {
         <label for="new-app-suffixes">iOS URL-scheme suffixes, one per line (<code>FacebookUrlSchemeSuffix</code>)</label><textarea id="new-app-suffixes" name="url_scheme_suffixes" rows="1"></textarea>
         <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
         <label class="inline"><input type="checkbox" name="gaming" value="1"> A gaming app (<code>graph_domain=gaming</code>; <code>gaming_profile</code> and <code>gaming_user_picture</code>)</label>
+        <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"> Require App Secret (<code>appsecret_proof</code> on Graph calls)</label>
         <button type="submit" class="primary" id="create-app-button">Create app</button>
         </form>
         </details>
