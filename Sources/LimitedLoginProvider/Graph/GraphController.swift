@@ -2,7 +2,7 @@ import Hummingbird
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The Graph API subset for classic login (docs/BEHAVIOUR.md, section 5): `me`, `{asid}`, `me/permissions`, `me/picture`,
+/// The Graph API subset for classic login (docs/BEHAVIOUR.md, section 5): `me`, `{asid}`, `me/permissions`, `me/picture`, `me/friends`,
 /// `{asid}/picture`. (`debug_token` is ``DebugTokenController``.) (`oauth/access_token` is ``CodeExchangeController``.)
 struct GraphController: Sendable {
     let services: ProviderServices
@@ -13,6 +13,7 @@ struct GraphController: Sendable {
         router.get("/:version/me") { request, context in try await answer(request, context) { try await me($0, $1) } }
         router.get("/:version/me/permissions") { request, context in try await answer(request, context) { try await permissions($0, $1) } }
         router.get("/:version/me/picture") { request, context in try await answer(request, context) { try await myPicture($0, $1) } }
+        router.get("/:version/me/friends") { request, context in try await answer(request, context) { try await myFriends($1) } }
         router.delete("/:version/me/permissions") { request, context in try await answer(request, context) { try await revoke($0, $1) } }
         router.delete("/:version/me/permissions/:permission") { request, context in
             try await answer(request, context) { try await revoke(context.parameters.get("permission") ?? "", $1) }
@@ -73,6 +74,15 @@ struct GraphController: Sendable {
         var readable = grant
         readable.granted.subtract(Self.expiredPermissions(grant, caller))
         return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: readable, callerIsApp: false)))
+    }
+
+    /// `me/friends`: the friends edge; empty without `user_friends` (or once it expired with the data access).
+    private func myFriends(_ caller: GraphCaller) async throws -> Response {
+        let (user, grant) = try await person(of: caller)
+        guard grant.granted.contains(.userFriends), !Self.expiredPermissions(grant, caller).contains(.userFriends) else {
+            return Responses.json(.object(["data": .array([]), "summary": .object(["total_count": 0])]))
+        }
+        return Responses.json(try await fields.friendsEdge(user: user, app: caller.app))
     }
 
     private func node(_ id: String, _ query: FormParameters, _ caller: GraphCaller) async throws -> Response {

@@ -65,20 +65,7 @@ struct GraphUserFields: Sendable {
             case "age_range":
                 if let range = IDTokenClaimsBuilder.ageRange(of: user, at: ProviderTime.now()) { node.append((field, range.json)) }
             case "friends":
-                var friends: [JSONValue] = []
-                for friendASID in try await store.visibleFriendASIDs(userID: user.id, appID: app.id) {
-                    guard let owner = try await store.owner(ofAppScopedID: friendASID),
-                        let friend = try await store.user(id: owner.userID)
-                    else { continue }
-                    friends.append(.object(["id": .string(friendASID), "name": .string(friend.fullName)]))
-                }
-                node.append(
-                    (
-                        field,
-                        .object([
-                            "data": .array(friends), "summary": .object(["total_count": .number(Double(friends.count))]),
-                        ])
-                    ))
+                node.append((field, try await friendsEdge(user: user, app: app)))
             case "token_for_business":
                 guard callerIsApp else {
                     throw GraphError("(#100) token_for_business can be read only with the app access token.", code: 100)
@@ -92,6 +79,18 @@ struct GraphUserFields: Sendable {
             }
         }
         return JSONObject(Dictionary(node, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The friends edge (`me?fields=friends`, `me/friends`): the friends who use the app and granted it
+    /// `user_friends`, by their app-scoped IDs, with `summary.total_count`.
+    func friendsEdge(user: TestUserRecord, app: AppRecord) async throws -> JSONValue {
+        let store = services.store
+        var friends: [JSONValue] = []
+        for friendASID in try await store.visibleFriendASIDs(userID: user.id, appID: app.id) {
+            guard let owner = try await store.owner(ofAppScopedID: friendASID), let friend = try await store.user(id: owner.userID) else { continue }
+            friends.append(.object(["id": .string(friendASID), "name": .string(friend.fullName)]))
+        }
+        return .object(["data": .array(friends), "summary": .object(["total_count": .number(Double(friends.count))])])
     }
 
     /// Stable for (person, business): an HMAC under a secret kept in the store.
