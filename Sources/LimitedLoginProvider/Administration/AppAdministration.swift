@@ -34,8 +34,7 @@ extension AdminOperations {
         if let required = edit.requireAppSecretProof { app.requiresAppSecretProof = required }
         if edit.newSecret == true { app.secret = RandomIdentifiers.appSecret() }
         // Checked as a new app is: the same rules, whichever field changed.
-        var shape = ProviderFixtures.App(record: app)
-        shape.secret = app.secret
+        let shape = ProviderFixtures.App(record: app)
         for uri in shape.redirectURIs ?? [] {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }

@@ -4,10 +4,15 @@ import LimitedLoginJOSE
 
 /// Tokens minted without a browser (docs/BEHAVIOUR.md, section 9).
 extension AdminOperations {
+    /// The keys a minting request may hold; any other is refused, naming it.
+    static let mintingKeys = [
+        "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
+    ]
+
     /// An ID token (and, for a classic login, an access token) minted as `POST /_admin/tokens` describes
     /// (``AdminTokenController``): the answer `{"id_token", "access_token"?, "claims", "granted_scopes", ...}`.
     func mintToken(_ body: JSONObject) async throws -> JSONObject {
-        if let message = body.unknownKeyMessage(accepted: AdminTokenController.acceptedKeys) { throw AdminError.badRequest(message) }
+        if let message = body.unknownKeyMessage(accepted: Self.mintingKeys) { throw AdminError.badRequest(message) }
         guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else { throw AdminError.badRequest("Give \"app_id\".") }
         let subject: MintSubject
         switch (body["user"], body["subject"]) {

@@ -34,8 +34,4 @@ struct AdminTokenController: Sendable {
                 ]))
         }
     }
-
-    static let acceptedKeys = [
-        "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
-    ]
 }
