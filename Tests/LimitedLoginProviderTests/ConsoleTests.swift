@@ -265,7 +265,7 @@ struct ConsoleTests {
             let login = try #require(logins.object["logins"]?.arrayValue?.first?.objectValue)
             #expect(login["user_id"]?.stringValue == TestFixtures.bob && login["mode"]?.stringValue == "limited")
             #expect(login["id_token_claims"]?.objectValue?["nonce"]?.stringValue == "nonce-123")
-            #expect(login["returned"]?.arrayValue?.compactMap(\.stringValue) == ["id_token"])
+            #expect(login["returned"]?.arrayValue?.compactMap(\.stringValue) == ["id_token", "user_token_nonce"])
 
             let browser = DialogBrowser(client: client)
             let page = try await ConsoleTests.signIn(browser)

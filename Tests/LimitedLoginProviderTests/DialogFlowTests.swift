@@ -43,7 +43,7 @@ struct DialogFlowTests {
             #expect(done.status == .seeOther)
             #expect(try #require(done.location).hasPrefix(TestFixtures.registeredRedirect + "#"))
             let response = try done.redirectParameters()
-            #expect(response.pairs.map(\.name) == ["id_token", "state", "granted_scopes", "denied_scopes", "graph_domain"])
+            #expect(response.pairs.map(\.name) == ["id_token", "user_token_nonce", "state", "granted_scopes", "denied_scopes", "graph_domain"])
             #expect(try response.single("state") == "state-xyz")
             #expect(try response.single("granted_scopes") == "openid,public_profile,user_birthday")
             #expect(try response.single("denied_scopes") == "email")

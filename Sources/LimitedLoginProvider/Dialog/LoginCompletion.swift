@@ -111,6 +111,10 @@ struct LoginCompletion: Sendable {
             parameters.append("signed_request", SignedRequest.make(userID: asid, code: code, issuedAt: ProviderTime.now(), secret: dialog.app.secret))
             returned.append("signed_request")
         }
+        if dialog.responseTypes.contains(.userTokenNonce) {
+            parameters.append("user_token_nonce", try await UserTokenNonce.value(appID: dialog.app.id, userID: user.id, store: services.store))
+            returned.append("user_token_nonce")
+        }
         if let state = dialog.target.state { parameters.append("state", state) }
         let grantedNames = scopes.sorted()
         let declinedNames = grant.declined.map(\.name).sorted()
