@@ -78,6 +78,11 @@ struct EventLoopTaskExecutorTests {
                 await OffEventLoop.run {
                     progress.state.withLock { $0.started = true }
                     defer { progress.state.withLock { $0.finished = true } }
+                    // The work holds on until the loop has served other work (at most 60 s): off the loop that
+                    // happens at once, however busy the machine; on the loop it could not, and the job below
+                    // would find the work finished. No race with the scheduler decides the outcome.
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while !progress.state.withLock({ $0.loopAnswered }), ContinuousClock.now < deadline { usleep(1000) }
                     return PasswordHasher.verify("correct horse", against: stored)
                 }
             }
@@ -85,7 +90,13 @@ struct EventLoopTaskExecutorTests {
         let (answeredDuringHash, results) = await withTaskExecutorPreference(executor) { () async -> (Bool, [Bool]) in
             while !progress.state.withLock({ $0.started }) { try? await Task.sleep(for: .milliseconds(1)) }
             // Had the hash run on the loop, this job would wait for it, and find it finished.
-            let answered = (try? await loop.submit { !progress.state.withLock { $0.finished } }.get()) ?? false
+            let answered =
+                (try? await loop.submit {
+                    progress.state.withLock { state in
+                        state.loopAnswered = true
+                        return !state.finished
+                    }
+                }.get()) ?? false
             var results = [loop.inEventLoop]
             results.append(await OffEventLoop.run { !loop.inEventLoop && MultiThreadedEventLoopGroup.currentEventLoop == nil })
             results.append(loop.inEventLoop)
@@ -106,5 +117,5 @@ struct EventLoopTaskExecutorTests {
 
 /// Whether the work under test has started and finished, seen from any thread.
 private final class WorkProgress: Sendable {
-    let state = Mutex((started: false, finished: false))
+    let state = Mutex((started: false, finished: false, loopAnswered: false))
 }
