@@ -64,6 +64,7 @@ public struct LimitedLoginProvider: Sendable {
             )
             _ = try await keyring.prepare()
             let csrfSecret = try await store.setting("csrf_secret") { RandomIdentifiers.secret() }
+            let userTokenNonceSecret = try await store.setting(UserTokenNonce.secretSetting) { RandomIdentifiers.secret() }
             var madeAdminToken = false
             let adminToken: String
             if let configured = configuration.adminToken {
@@ -76,7 +77,8 @@ public struct LimitedLoginProvider: Sendable {
             try await ConsoleEpoch.noteAdminToken(adminToken, in: store)
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
-                csrf: CSRFProtection(secret: csrfSecret), logger: logger, clock: clock, tls: tls
+                csrf: CSRFProtection(secret: csrfSecret), userTokenNonce: UserTokenNonce(secret: userTokenNonceSecret), logger: logger,
+                clock: clock, tls: tls
             )
             if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
             // A shared store's clock is the cluster's: an import's offset is published, else the stored one adopted.

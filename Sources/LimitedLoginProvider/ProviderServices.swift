@@ -9,6 +9,8 @@ final class ProviderServices: Sendable {
     let urls: ProviderURLs
     let pages: PageRenderer
     let csrf: CSRFProtection
+    /// The `user_token_nonce` of dialog answers.
+    let userTokenNonce: UserTokenNonce
     let logger: Logger
     let metrics: ProviderMetrics
     let clock: ProviderClock
@@ -28,7 +30,7 @@ final class ProviderServices: Sendable {
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
-        pages: PageRenderer, csrf: CSRFProtection, logger: Logger, metrics: ProviderMetrics = ProviderMetrics(),
+        pages: PageRenderer, csrf: CSRFProtection, userTokenNonce: UserTokenNonce, logger: Logger, metrics: ProviderMetrics = ProviderMetrics(),
         clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue(), tls: ServerTLS? = nil
     ) {
         self.tls = tls
@@ -42,6 +44,7 @@ final class ProviderServices: Sendable {
         self.urls = urls
         self.pages = pages
         self.csrf = csrf
+        self.userTokenNonce = userTokenNonce
         self.logger = logger
         self.metrics = metrics
     }

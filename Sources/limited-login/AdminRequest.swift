@@ -74,9 +74,15 @@ enum AdminRequest {
         }
     }
 
-    static func send(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws -> JSONValue {
-        let base = try connection.baseURL()
-        let token = try connection.token()
+    /// Why an admin call failed: nothing answered (or the transport failed), or the provider refused.
+    enum CallFailure: Error {
+        case unreachable(reason: String, nothingListening: Bool)
+        case refused(message: String)
+    }
+
+    /// One admin call to `base` with `token`: the answer's JSON document, or why not. The callers say it
+    /// their way (the admin commands exit 1, the audit 3).
+    static func call(base: String, token: String, path: String, method: HTTPMethod, body: Body? = nil) async throws(CallFailure) -> JSONValue {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -97,18 +103,27 @@ enum AdminRequest {
             status = response.status.code
             bytes = try await response.body.collect(upTo: 1 << 20)
         } catch {
-            let hint =
-                TransportFailure.isUnreachable(error)
-                ? "Is it running? Start one with 'limited-login serve', or give its address with --provider."
-                : nil
-            throw CommandFailure.fail(withHint("limited-login: cannot reach the provider at \(base): \(TransportFailure.reason(error))", hint))
+            throw .unreachable(reason: TransportFailure.reason(error), nothingListening: TransportFailure.isUnreachable(error))
         }
-        let document = try? StrictJSONParser().parse(Array(bytes.readableBytesView))
+        // A minted token's answer can be large (the audit's huge-token case): up to the body's 1 MiB.
+        let document = try? StrictJSONParser(maximumSize: 1 << 20).parse(Array(bytes.readableBytesView))
         guard (200..<300).contains(status), let document else {
-            let message = document?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? "HTTP \(status)"
-            throw CommandFailure.fail("limited-login: the provider refused: \(message)")
+            throw .refused(message: document?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? "HTTP \(status)")
         }
         return document
+    }
+
+    static func send(_ connection: AdminConnection, path: String, method: HTTPMethod, body: Body? = nil) async throws -> JSONValue {
+        let base = try connection.baseURL()
+        let token = try connection.token()
+        do {
+            return try await call(base: base, token: token, path: path, method: method, body: body)
+        } catch .unreachable(let reason, let nothingListening) {
+            let hint = nothingListening ? "Is it running? Start one with 'limited-login serve', or give its address with --provider." : nil
+            throw CommandFailure.fail(withHint("limited-login: cannot reach the provider at \(base): \(reason)", hint))
+        } catch .refused(let message) {
+            throw CommandFailure.fail("limited-login: the provider refused: \(message)")
+        }
     }
 
     /// Sends, then prints the answer: `human` text, or with `--json` the answer as indented JSON.

@@ -60,7 +60,7 @@ struct ConsolePage: Sendable {
             "keys": try await keys(), "loginCapacity": String(RecentLogins.capacity),
             "logins": services.recentLogins.all.map { login -> [String: Any] in
                 var row: [String: Any] = [
-                    "time": AdminClockController.iso8601(login.time), "appID": login.appID, "appName": login.appName,
+                    "time": AdminOperations.iso8601(login.time), "appID": login.appID, "appName": login.appName,
                     "userID": login.userID, "userName": login.userName, "mode": login.mode,
                     "granted": login.granted.joined(separator: ", "),
                 ]
@@ -68,7 +68,7 @@ struct ConsolePage: Sendable {
                 if let claims = login.claims { row["claims"] = JSONSerializer.prettyPrinted(.object(claims)) }
                 return row
             },
-            "clockNow": AdminClockController.iso8601(services.clock.now()), "clockOffset": String(services.clock.offset),
+            "clockNow": AdminOperations.iso8601(services.clock.now()), "clockOffset": String(services.clock.offset),
         ]
         // Only present keys open their sections (an empty string would too).
         if let notice { context["notice"] = notice }

@@ -112,7 +112,7 @@ struct LoginCompletion: Sendable {
             returned.append("signed_request")
         }
         if dialog.responseTypes.contains(.userTokenNonce) {
-            parameters.append("user_token_nonce", try await UserTokenNonce.value(appID: dialog.app.id, userID: user.id, store: services.store))
+            parameters.append("user_token_nonce", services.userTokenNonce.value(appID: dialog.app.id, userID: user.id))
             returned.append("user_token_nonce")
         }
         if let state = dialog.target.state { parameters.append("state", state) }

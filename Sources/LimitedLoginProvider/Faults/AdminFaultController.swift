@@ -30,10 +30,13 @@ struct AdminFaultController: Sendable {
         case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
-        let asked: EndpointFaultRequest
+        var asked: EndpointFaultRequest
         switch EndpointFaultRequest.parse(body) {
         case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let parsed): asked = parsed
+        }
+        if asked.answer == .rotated {
+            asked.rotatedDocuments = try await RotatedKeyDocuments.make(commonName: services.keyring.certificateCommonName)
         }
         guard let fault = services.faults.add(asked) else {
             throw AdminError.conflict("\(EndpointFaults.capacity) faults are held already; clear them first.")

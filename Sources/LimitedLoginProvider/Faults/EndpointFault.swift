@@ -51,6 +51,8 @@ public struct EndpointFault: Sendable, Equatable {
     public var remaining: Int?
     /// Monotonic nanoseconds after which the fault ends (nil: until its count is used or cleared).
     public let expiresAt: UInt64?
+    /// The documents a `rotated` fault serves, made once when it is set.
+    let rotatedDocuments: RotatedKeyDocuments?
 
     /// The admin API's JSON form.
     func json(now: UInt64) -> JSONValue {
@@ -76,6 +78,8 @@ struct EndpointFaultRequest: Sendable, Equatable {
     var delay: Double
     var count: Int?
     var seconds: Double?
+    /// For `rotated`: its documents, made by the caller before the fault is added (a key generation).
+    var rotatedDocuments: RotatedKeyDocuments?
 
     static let acceptedKeys = ["endpoints", "status", "answer", "delay", "count", "seconds"]
     /// The longest delay and duration accepted.

@@ -4,9 +4,7 @@ import Hummingbird
 import LimitedLoginJOSE
 
 /// What a faulted endpoint answers (``EndpointFault``), and which endpoint a request path is.
-struct EndpointFaultAnswer: Sendable {
-    let keyring: SigningKeyring
-
+enum EndpointFaultAnswer {
     /// The faultable endpoint `path` names, nil for any other: discovery, the JWKS, the certificates (each
     /// with or without its trailing slash), and the Graph API (`/debug_token`, `/vX.Y/…` but the dialog and
     /// the code exchange).
@@ -29,7 +27,7 @@ struct EndpointFaultAnswer: Sendable {
 
     /// The answer `fault` gives in place of `endpoint`'s, after its delay; nil for a delay alone (the
     /// usual answer follows).
-    func response(_ fault: EndpointFault, endpoint: EndpointFault.Endpoint) async throws -> Response? {
+    static func response(_ fault: EndpointFault, endpoint: EndpointFault.Endpoint) async throws -> Response? {
         if fault.delay > 0 { try await Task.sleep(nanoseconds: UInt64(fault.delay * 1_000_000_000)) }
         switch fault.answer {
         case .usual:
@@ -53,17 +51,23 @@ struct EndpointFaultAnswer: Sendable {
         case .malformed:
             return Responses.jsonBytes(Array(#"{"keys":[{"kty":"RSA","use":"sig","alg":"RS256","n":"#.utf8))
         case .rotated:
-            let stranger = try await rotatedKeys()
-            return Responses.jsonBytes(endpoint == .certs ? stranger.certificates : stranger.keySet)
+            guard let documents = fault.rotatedDocuments else { return nil }
+            return Responses.jsonBytes(endpoint == .certs ? documents.certificates : documents.keySet)
         }
     }
+}
 
-    /// A key set and certificate map holding only a key that signs nothing: one made per answer.
-    private func rotatedKeys() async throws -> (keySet: [UInt8], certificates: [UInt8]) {
+/// The key set and certificate map of a `rotated` fault: a single key that signs nothing, made once when
+/// the fault is set (a key generation is a tenth of a second of CPU, too much for every answer).
+struct RotatedKeyDocuments: Sendable, Equatable {
+    let keySet: [UInt8]
+    let certificates: [UInt8]
+
+    static func make(commonName: String) async throws -> RotatedKeyDocuments {
         let key = try await SigningKeyring.generateKey()
         let keyID = SigningKeyring.makeKeyID()
         let keySet = JSONWebKeySet(keys: [RSAJSONWebKey(publicKey: key.publicKey, keyID: keyID)]).serialized()
-        let certificate = try CertificateMap.selfSignedCertificatePEM(for: key, commonName: keyring.certificateCommonName, notBefore: Date())
-        return (keySet, CertificateMap.document([keyID: certificate]))
+        let certificate = try CertificateMap.selfSignedCertificatePEM(for: key, commonName: commonName, notBefore: Date())
+        return RotatedKeyDocuments(keySet: keySet, certificates: CertificateMap.document([keyID: certificate]))
     }
 }

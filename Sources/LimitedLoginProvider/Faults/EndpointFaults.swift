@@ -30,7 +30,8 @@ final class EndpointFaults: Sendable {
             guard state.faults.count < Self.capacity else { return nil }
             let fault = EndpointFault(
                 id: state.nextID, endpoints: request.endpoints, answer: request.answer, delay: request.delay,
-                remaining: request.count, expiresAt: request.seconds.map { now + UInt64($0 * 1_000_000_000) }
+                remaining: request.count, expiresAt: request.seconds.map { now + UInt64($0 * 1_000_000_000) },
+                rotatedDocuments: request.rotatedDocuments
             )
             state.nextID += 1
             state.faults.append(fault)

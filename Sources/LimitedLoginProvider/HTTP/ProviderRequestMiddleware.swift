@@ -20,7 +20,6 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     let storeOutage: StoreOutage
     let clusterClock: ClusterClock
     let faults: EndpointFaults
-    let faultAnswer: EndpointFaultAnswer
 
     init(services: ProviderServices) {
         clock = services.clock
@@ -30,7 +29,6 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         storeOutage = StoreOutage(pages: services.pages, urls: services.urls)
         clusterClock = services.clusterClock
         faults = services.faults
-        faultAnswer = EndpointFaultAnswer(keyring: services.keyring)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -94,7 +92,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         guard faults.isArmed,
             let endpoint = EndpointFaultAnswer.endpoint(of: request.uri.path), let fault = faults.take(endpoint)
         else { return nil }
-        return try await faultAnswer.response(fault, endpoint: endpoint)
+        return try await EndpointFaultAnswer.response(fault, endpoint: endpoint)
     }
 
     private func finished(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {

@@ -42,6 +42,4 @@ struct AdminClockController: Sendable {
         guard case .number(let number)? = value, number == number.rounded(), abs(number) < 1e15 else { return nil }
         return Int64(number)
     }
-
-    static func iso8601(_ time: Int64) -> String { AdminOperations.iso8601(time) }
 }

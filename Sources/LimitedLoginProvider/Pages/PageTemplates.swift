@@ -67,9 +67,9 @@ struct PageRenderer: Sendable {
     }
 }
 
-/// HTML escaping by Unicode scalar.
-enum HTMLEscaping {
-    static func escape(_ text: String) -> String {
+/// HTML escaping by Unicode scalar (also valid in XML: the audit's JUnit report uses it).
+package enum HTMLEscaping {
+    package static func escape(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {

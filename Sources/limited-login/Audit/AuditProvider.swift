@@ -44,36 +44,23 @@ struct AuditProvider: Sendable {
     }
 
     private func admin(_ path: String, method: HTTPMethod, json: JSONValue? = nil, form: String? = nil) async throws -> JSONValue {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
-        if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: JSONSerializer.serialize(json)))
-        } else if let form {
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: form))
-        }
-        let (status, bytes) = try await send(request)
-        let document = try? StrictJSONParser(maximumSize: 1 << 20).parse(bytes)
-        guard (200..<300).contains(status), let document else {
-            let message = document?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? "HTTP \(status)"
+        let body: AdminRequest.Body? = json.map { .json($0) } ?? form.map { .form($0) }
+        do {
+            return try await AdminRequest.call(base: baseURL, token: adminToken, path: path, method: method, body: body)
+        } catch .unreachable(let reason, let nothingListening) {
+            throw AuditFailure(
+                "cannot reach the provider at \(baseURL): \(reason)" + (nothingListening ? " (is it running? give its address with --provider)" : ""))
+        } catch .refused(let message) {
             throw AuditFailure("the provider at \(baseURL) refused \(method.rawValue) \(path): \(message)")
         }
-        return document
     }
 
     private func get(_ url: String) async throws -> (UInt, [UInt8]) {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
-        return try await send(request)
-    }
-
-    private func send(_ request: HTTPClientRequest) async throws -> (UInt, [UInt8]) {
         do {
             let response = try await AdminHTTPClient.client(for: baseURL).execute(request, timeout: .seconds(60))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            return (response.status.code, Array(body.readableBytesView))
+            return (response.status.code, Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
         } catch {
             let hint = TransportFailure.isUnreachable(error) ? " (is it running? give its address with --provider)" : ""
             throw AuditFailure("cannot reach the provider at \(baseURL): \(TransportFailure.reason(error))\(hint)")

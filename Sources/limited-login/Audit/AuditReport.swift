@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginJOSE
+import LimitedLoginProvider
 
 /// The audit's results as a table for people, a JSON document, or JUnit XML for CI test reports.
 struct AuditReport: Sendable {
@@ -116,21 +117,12 @@ struct AuditReport: Sendable {
         return xml
     }
 
+    /// The provider's HTML escaping, after replacing the control characters XML 1.0 cannot hold.
     static func escape(_ text: String) -> String {
-        var escaped = ""
+        var allowed = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 has no other control characters.
-                if scalar.value >= 0x20 { escaped.unicodeScalars.append(scalar) } else { escaped += "?" }
-            }
+            allowed.append(scalar.value >= 0x20 || scalar == "\t" || scalar == "\n" || scalar == "\r" ? scalar : "?")
         }
-        return escaped
+        return HTMLEscaping.escape(String(allowed))
     }
 }
