@@ -1,3 +1,5 @@
+import Logging
+
 /// How a provider is set up. Every property has a default that works with no configuration.
 public struct ProviderConfiguration: Sendable {
     /// The address to listen on.
@@ -39,6 +41,10 @@ public struct ProviderConfiguration: Sendable {
     /// Make a store in an existing SQLite file that would otherwise be refused: an empty one, or a database
     /// without the provider's tables (`serve --init`).
     public var initializesStore: Bool = false
+    /// The level of the line each answered request gets (`serve --request-log`): `.info` (the default)
+    /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
+    /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.
+    public var requestLogLevel: Logger.Level = .info
 
     public init(
         host: String = "127.0.0.1",

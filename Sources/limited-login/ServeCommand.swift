@@ -73,6 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-format"), help: "text (default), or json: one JSON object per line on standard error, for log shippers.")
     var logFormat = "text"
 
+    @Option(
+        name: .customLong("request-log"),
+        help: "The level of each answered request's line: info (default: every request is logged) or debug (logged only with --log-level debug).")
+    var requestLog = "info"
+
     @Option(name: .customLong("id-token-lifetime"), help: "Seconds from an ID token's iat to its exp.")
     var idTokenLifetime: Int64 = TokenLifetimes.defaultIDToken
 
@@ -180,6 +185,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json.")
         }
+        guard requestLog == "info" || requestLog == "debug" else {
+            throw ValidationError("--request-log must be info or debug.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -221,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.tls = tls
         configuration.initializesStore = initializeStore
+        configuration.requestLogLevel = requestLog == "debug" ? .debug : .info
         let starting = "Starting the provider (\(store))…"
         if exec != nil { printErrorLine(starting) } else { printLine(starting) }
         OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)

@@ -8,6 +8,7 @@ enum ServeEnvironment {
     static let options: [(name: String, isFlag: Bool)] = [
         ("host", false), ("port", false), ("database", false), ("issuer", false), ("public-url", false),
         ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false), ("log-format", false),
+        ("request-log", false),
         ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
         ("max-connections-per-address", false),

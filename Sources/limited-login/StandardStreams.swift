@@ -17,7 +17,8 @@ enum StandardStreams {
 
     static func writeOutput(_ text: String) { write(text, to: STDOUT_FILENO) }
 
-    static func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
+    /// Through the log's writer, after the log lines queued before it (``LogLineWriter``).
+    static func writeError(_ text: String) { LogLineWriter.standardError.writeNow(text) }
 
     private static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]

@@ -34,6 +34,15 @@ struct CapturingLogHandler: LogHandler {
 
 @Suite("Logs")
 struct LoggingTests {
+    @Test("a request line's duration is written to a tenth of a millisecond, as %.1f writes it")
+    func durationFormat() {
+        for (milliseconds, text) in [(0.0, "0.0"), (0.04, "0.0"), (0.44, "0.4"), (0.96, "1.0"), (12.96, "13.0"), (1234.5678, "1234.6"), (7.0, "7.0")]
+        {
+            #expect(RequestLog.format(milliseconds) == text)
+            #expect(RequestLog.format(milliseconds) == String(format: "%.1f", milliseconds))
+        }
+    }
+
     @Test("at trace level, the logs of a full session hold no token, code, nonce, password or cookie")
     func noSecretsInLogs() async throws {
         let logs = CapturedLogs()

@@ -23,7 +23,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
 
     init(services: ProviderServices) {
         clock = services.clock
-        log = RequestLog(logger: services.logger)
+        log = RequestLog(logger: services.logger, requestLevel: services.configuration.requestLogLevel)
         metrics = RequestMetrics(metrics: services.metrics)
         missingPage = MissingPage(services: services)
         storeOutage = StoreOutage(pages: services.pages, urls: services.urls)

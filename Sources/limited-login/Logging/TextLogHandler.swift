@@ -4,33 +4,54 @@ import Logging
 /// character of the message and the metadata written as an escape (`\n`, `\u{1B}`), so that what a client
 /// sends (an unknown `client_id` with a newline or a terminal escape) cannot add a line to the log or move
 /// a reader's cursor.
+///
+/// The line is built here rather than by swift-log's `StreamLogHandler`, whose lock around each write
+/// and time-zone read per line were most of a static endpoint's cost (``LogLineWriter``).
 struct TextLogHandler: LogHandler {
-    private var inner: StreamLogHandler
-
-    init(label: String) {
-        inner = StreamLogHandler.standardError(label: label)
-    }
-
-    var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
+    let label: String
+    var logLevel: Logger.Level = .info
+    /// The logger's own metadata, escaped when set (Hummingbird sets a key on every request's logger).
+    private var escapedMetadata: Logger.Metadata = [:]
 
     var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue.mapValues(Self.escaped) }
+        get { escapedMetadata }
+        set { escapedMetadata = newValue.mapValues(Self.escaped) }
+    }
+
+    init(label: String) {
+        self.label = label
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue.map(Self.escaped) }
+        get { escapedMetadata[key] }
+        set { escapedMetadata[key] = newValue.map(Self.escaped) }
     }
 
+    /// One line, `2026-11-27T07:41:39+0000 info limited-login: duration_ms=0.2 request_id=… status=200
+    /// [LimitedLoginProvider] GET /health 200 0.2 ms` (swift-log's stream format, the time in UTC), queued
+    /// to ``LogLineWriter``; an error line is written at once.
     func log(event: LogEvent) {
-        var event = event
-        event.message = Logger.Message(stringLiteral: Self.escaped(event.message.description))
-        event.metadata = event.metadata?.mapValues(Self.escaped)
-        inner.log(event: event)
+        var lineMetadata = escapedMetadata
+        if let own = event.metadata {
+            for (key, value) in own { lineMetadata[key] = Self.escaped(value) }
+        }
+        if let error = event.error {
+            lineMetadata["error.message"] = .string(Self.escaped("\(error)"))
+            lineMetadata["error.type"] = .string(String(reflecting: type(of: error)))
+        }
+        var line = LogTimestamp.text()
+        line += " \(event.level) \(label):"
+        for (key, value) in lineMetadata.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(value)"
+        }
+        line += " [\(event.source)] "
+        line += Self.escaped(event.message.description)
+        line += "\n"
+        if event.level >= .error {
+            LogLineWriter.standardError.writeNow(line)
+        } else {
+            LogLineWriter.standardError.enqueue(line)
+        }
     }
 
     /// `text` with each control character (C0, DEL, C1, and the Unicode line and paragraph separators)

@@ -20,17 +20,24 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        StandardStreams.writeError(
-            Self.line(
-                level: event.level, message: event.message.description, label: label,
-                metadata: metadata.merging(event.metadata ?? [:]) { _, line in line }, time: Date()
-            ) + "\n")
+        var lineMetadata = metadata.merging(event.metadata ?? [:]) { _, line in line }
+        if let error = event.error {
+            lineMetadata["error.message"] = .string("\(error)")
+            lineMetadata["error.type"] = .string(String(reflecting: type(of: error)))
+        }
+        let line =
+            Self.line(level: event.level, message: event.message.description, label: label, metadata: lineMetadata, time: LogTimestamp.json()) + "\n"
+        if event.level >= .error {
+            LogLineWriter.standardError.writeNow(line)
+        } else {
+            LogLineWriter.standardError.enqueue(line)
+        }
     }
 
     /// The JSON line for one log event (no newline).
-    static func line(level: Logger.Level, message: String, label: String, metadata: Logger.Metadata, time: Date) -> String {
+    static func line(level: Logger.Level, message: String, label: String, metadata: Logger.Metadata, time: String) -> String {
         var object: JSONObject = [
-            "time": .string(time.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))),
+            "time": .string(time),
             "level": .string(level.rawValue), "label": .string(label), "message": .string(message),
         ]
         for (key, value) in metadata {

@@ -1,0 +1,92 @@
+import Foundation
+import LimitedLoginTestSupport
+import Testing
+
+@testable import limited_login
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue #37: request lines are queued to a writer thread instead of written under a lock one by one;
+/// none may be lost, reordered within a thread, or left unwritten when `serve` stops.
+@Suite("serve: request log lines")
+struct RequestLogLineTests {
+    @Test("the log's times are UTC, to the second in text and to the millisecond in JSON")
+    func timestamps() {
+        #expect(LogTimestamp.format(seconds: 0, nanoseconds: 0, fraction: false) == "1970-01-01T00:00:00+0000")
+        #expect(LogTimestamp.format(seconds: 1_795_771_299, nanoseconds: 123_999_999, fraction: true) == "2026-11-27T09:21:39.123Z")
+        #expect(LogTimestamp.format(seconds: 1_709_251_199, nanoseconds: 5_000_000, fraction: true) == "2024-02-29T23:59:59.005Z")
+        #expect(LogTimestamp.text().hasSuffix("+0000") && LogTimestamp.text().count == 24)
+    }
+
+    @Test("lines queued by eight threads at once are all written, each thread's in its order, also past the backlog limit")
+    func writerKeepsEveryLine() async throws {
+        let folder = try temporaryFolder("limited-login-log-writer")
+        let path = folder.appendingPathComponent("log.txt").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let writer = LogLineWriter(descriptor: descriptor)
+        let perThread = 5_000
+        // 8 × 5,000 lines of about 60 bytes: 2.4 MB, past the 1 MiB at which a line writes the queue itself.
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    for index in 0..<perThread {
+                        writer.enqueue("thread \(thread) line \(index) " + String(repeating: "x", count: 32) + "\n")
+                    }
+                }
+            }
+        }
+        writer.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 8 * perThread)
+        var next = Array(repeating: 0, count: 8)
+        for line in lines {
+            let words = line.split(separator: " ")
+            let thread = try #require(Int(words[1]))
+            #expect(Int(words[3]) == next[thread], "thread \(thread)'s lines out of order at \(line)")
+            next[thread] += 1
+        }
+        #expect(next == Array(repeating: perThread, count: 8))
+    }
+
+    @Test("every request answered before SIGTERM has its line in the log when serve has stopped")
+    func linesFlushedAtStop() async throws {
+        let folder = try temporaryFolder("limited-login-log-stop")
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: folder)
+        let requests = 200
+        for _ in 0..<requests {
+            let answer = try await HTTPExchange.send(server.baseURL + "/.well-known/openid-configuration/")
+            try #require(answer.status == 200)
+        }
+        await server.stop()
+        #expect(server.exitStatus == 0)
+        var lines = 0
+        for _ in 0..<50 {
+            lines = server.output.split(separator: "\n").filter { $0.contains(" GET /.well-known/openid-configuration/ 200 ") }.count
+            if lines >= requests { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(lines == requests, "\(server.output.suffix(400))")
+    }
+
+    @Test("--request-log debug keeps request lines out of the default log, in with --log-level debug; a bad value is refused")
+    func requestLogLevel() async throws {
+        let folder = try temporaryFolder("limited-login-request-log")
+        for (arguments, logged) in [(["--request-log", "debug"], false), (["--request-log", "debug", "--log-level", "debug"], true), ([], true)] {
+            let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"] + arguments, directory: folder)
+            let answer = try await HTTPExchange.send(server.baseURL + "/.well-known/oauth/openid/jwks/")
+            #expect(answer.status == 200)
+            await server.stop()
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.output.contains(" GET /.well-known/oauth/openid/jwks/ 200 ") == logged, "\(arguments): \(server.output.suffix(300))")
+        }
+        let bad = try await CLIProcess.run(["serve", "--database", ":memory:", "--request-log", "warning"])
+        #expect(bad.status == 64)
+        #expect(bad.error.hasPrefix("Error: --request-log must be info or debug.\n"), "\(bad.error)")
+        let fromEnvironment = try await CLIProcess.run(["serve", "--database", ":memory:"], environment: ["LIMITED_LOGIN_REQUEST_LOG": "loud"])
+        #expect(fromEnvironment.error.hasPrefix("Error: --request-log must be info or debug.\n"), "\(fromEnvironment.error)")
+    }
+}
