@@ -37,6 +37,10 @@ public struct LimitedLoginProvider: Sendable {
         if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
             throw ProviderConfigurationError(description: problem)
         }
+        // Hummingbird's Date header needs a Gregorian calendar in GMT: ICU's calendar and zone data, about a
+        // millisecond to load on first use, which the server's start would wait for; loaded on the other
+        // core while the store opens (docs/PERFORMANCE.md, "Start").
+        Task.detached(priority: .high) { StartWarmUp.loadCalendar() }
         let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
         // The store and the keys read this clock, whether or not a request is in scope.
         store.useClock(clock)
@@ -76,7 +80,7 @@ public struct LimitedLoginProvider: Sendable {
             }
             try await ConsoleEpoch.noteAdminToken(adminToken, in: store)
             let services = ProviderServices(
-                configuration: configuration, store: store, keyring: keyring, urls: urls, pages: try PageRenderer(),
+                configuration: configuration, store: store, keyring: keyring, urls: urls, pages: PageRenderer(),
                 csrf: CSRFProtection(secret: csrfSecret), userTokenNonce: UserTokenNonce(secret: userTokenNonceSecret), logger: logger,
                 clock: clock, tls: tls
             )

@@ -11,7 +11,7 @@ struct AppsCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the apps with their secrets and redirect URIs.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the apps with their secrets and redirect URIs.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         func run() async throws {
@@ -22,7 +22,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register an app.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Register an app.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @Option(help: "The app ID (digits).") var id: String
@@ -49,7 +49,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an app with its grants and tokens.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an app with its grants and tokens.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The app ID.") var id: String
@@ -61,7 +61,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move an app to another business (or to none).")
+        static let configuration = CommandConfiguration(commandName: "move", abstract: "Move an app to another business (or to none).")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The app ID.") var id: String

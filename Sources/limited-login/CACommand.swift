@@ -11,6 +11,7 @@ struct CACommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Print the local CA's certificate (PEM), to install where clients must trust the provider.",
             discussion: """
                 Trusting this certificate means trusting every certificate the provider signs, for any host name,

@@ -22,7 +22,7 @@ struct ClockCommand: AsyncParsableCommand {
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the provider's time and its offset from the system's.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the provider's time and its offset from the system's.")
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {
@@ -31,7 +31,7 @@ struct ClockCommand: AsyncParsableCommand {
     }
 
     struct Advance: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the clock on (or back, with a negative amount).")
+        static let configuration = CommandConfiguration(commandName: "advance", abstract: "Move the clock on (or back, with a negative amount).")
         @Argument(help: "How far: seconds, or a number with s, m, h or d (e.g. 3600, 90m, 2h, 30d, -1h).")
         var amount: String
         @Flag(help: "Allow going back before a token the provider issued.")
@@ -47,7 +47,7 @@ struct ClockCommand: AsyncParsableCommand {
     }
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the clock to a time.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the clock to a time.")
         @Argument(help: "Seconds since 1970, or an ISO 8601 time such as 2030-01-01T00:00:00Z.")
         var time: String
         @Flag(help: "Allow going back before a token the provider issued.")
@@ -64,7 +64,7 @@ struct ClockCommand: AsyncParsableCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Back to the system's time.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Back to the system's time.")
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {

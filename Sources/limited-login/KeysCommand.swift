@@ -14,7 +14,8 @@ struct KeysCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the keys: which signs, which are published, when each retires.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the keys: which signs, which are published, when each retires.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
 
@@ -27,6 +28,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Publish a new signing key now; it signs after the delay, when the current key retires.",
             discussion: "A retired key stays published for the token lifetime plus five minutes, then is dropped."
         )

@@ -42,13 +42,26 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             Foundation.exit(64)
         }
         let commandLine = ClockCommand.negativeAmountBehindTerminator(arguments)
-        // A command line the parser refuses: an option the command does not have is named first.
-        do { _ = try parseAsRoot(commandLine) } catch {
-            if let unknown = UnknownOption.first(in: commandLine) {
+        // Parsed once, and run as swift-argument-parser's own `main` would. A command line the parser refuses
+        // (not `--help` or `--version`, which end parsing on purpose): an option the command does not have
+        // is named first. (The description of every command that takes is read only then: it was a third
+        // of the time of every `--version`, docs/PERFORMANCE.md, "Start".)
+        var command: any ParsableCommand
+        do { command = try parseAsRoot(commandLine) } catch {
+            if exitCode(for: error) != .success, let unknown = UnknownOption.first(in: commandLine) {
                 printErrorLine(unknown.message)
                 Foundation.exit(64)
             }
+            exit(withError: error)
         }
-        await main(commandLine)
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -20,7 +20,8 @@ struct ScenarioCommand: AsyncParsableCommand {
     )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Queue one outcome: --cancel, --error MESSAGE, or --claims JSON.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Queue one outcome: --cancel, --error MESSAGE, or --claims JSON.")
         @Option(name: .customLong("app-id"), help: "The app whose next dialog it decides.")
         var appID: String
         @Option(help: "Only for this test user (ID or email); default: whoever signs in.")
@@ -65,7 +66,7 @@ struct ScenarioCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the queued scenarios, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the queued scenarios, oldest first.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
 
@@ -77,7 +78,7 @@ struct ScenarioCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every queued scenario (or one app's).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every queued scenario (or one app's).")
         @Option(name: .customLong("app-id"), help: "Only this app's.")
         var appID: String?
         @OptionGroup var connection: AdminConnection

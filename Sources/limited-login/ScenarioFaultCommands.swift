@@ -5,6 +5,7 @@ extension ScenarioCommand {
     /// `scenario fault`: make the key endpoints or the Graph API misbehave (`POST /_admin/faults`).
     struct Fault: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fault",
             abstract: "Make the key endpoints (discovery, JWKS, certificates) or the Graph API answer a status, a delay, or a bad document.",
             discussion: """
                 The fault lasts for --count requests, for --for seconds, or until 'scenario clear --faults'. It is held by the \
@@ -57,7 +58,7 @@ extension ScenarioCommand {
 
     /// `scenario faults`: the faults held.
     struct Faults: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the faults held by the provider's node, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "faults", abstract: "List the faults held by the provider's node, oldest first.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
 

@@ -13,7 +13,7 @@ struct UsersCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the test users and their friends.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the test users and their friends.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         func run() async throws {
@@ -24,7 +24,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a test user.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a test user.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @Option(help: "The user ID (default: a random one).") var id: String?
@@ -51,7 +51,8 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a test user with their friendships, grants and sessions.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a test user with their friendships, grants and sessions.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @Argument(help: "The user: an ID or an email.") var id: String
@@ -73,7 +74,7 @@ struct FriendsCommand: AsyncParsableCommand {
     )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make two users friends.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Make two users friends.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @OptionGroup var pair: FriendPair
@@ -81,7 +82,7 @@ struct FriendsCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End a friendship.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "End a friendship.")
         @OptionGroup var connection: AdminConnection
         @OptionGroup var output: AdminOutputFormat
         @OptionGroup var pair: FriendPair

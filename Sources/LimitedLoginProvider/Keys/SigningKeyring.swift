@@ -26,10 +26,11 @@ public final class SigningKeyring: Sendable {
     struct Snapshot: Sendable {
         var signer: JWSSigner
         var keySet: JSONWebKeySet
-        var certificates: [String: String]
-        /// The JWKS and certificate-map documents as served, made when the keys are read.
+        /// The JWKS document as served, made when the keys are read.
         var keySetDocument: PreparedDocument
-        var certificatesDocument: PreparedDocument
+        /// The certificate map, made when first asked for (each certificate is an RSA signature: a
+        /// millisecond of every start, for an endpoint few clients read).
+        var certificates: LazyCertificateMap
         /// The records behind it, for the admin API.
         var records: [SigningKeyRecord]
         /// When it was read (monotonic nanoseconds), and when the schedule next changes (epoch seconds).
@@ -110,7 +111,7 @@ public final class SigningKeyring: Sendable {
         let now = store.now()
         let settled = store.settledNow()
         var published: [RSAJSONWebKey] = []
-        var certificates: [String: String] = [:]
+        var certified: [(key: RS256PrivateKey, record: SigningKeyRecord)] = []
         var signer: (JWSSigner, Int64)?
         var kept: [SigningKeyRecord] = []
         var keys: [String: RS256PrivateKey] = [:]
@@ -128,7 +129,7 @@ public final class SigningKeyring: Sendable {
             kept.append(record)
             keys[record.keyID] = key
             published.append(RSAJSONWebKey(publicKey: key.publicKey, keyID: record.keyID))
-            certificates[record.keyID] = try certificate(for: key, record: record)
+            certified.append((key, record))
             note(record.signsFrom)
             if let retiredAt = record.retiredAt {
                 note(retiredAt)
@@ -145,9 +146,9 @@ public final class SigningKeyring: Sendable {
         guard let signer else { throw SigningKeyError.noCurrentKey }
         let keySet = JSONWebKeySet(keys: published)
         let snapshot = Snapshot(
-            signer: signer.0, keySet: keySet, certificates: certificates,
+            signer: signer.0, keySet: keySet,
             keySetDocument: PreparedDocument(keySet.serialized(), cacheControl: Self.keySetCacheControl),
-            certificatesDocument: PreparedDocument(CertificateMap.document(certificates), cacheControl: Self.keySetCacheControl),
+            certificates: LazyCertificateMap(keys: certified) { [self] key, record in try certificate(for: key, record: record) },
             records: kept,
             loadedAt: DispatchTime.now().uptimeNanoseconds, nextChange: nextChange
         )
@@ -185,8 +186,8 @@ public final class SigningKeyring: Sendable {
 
     /// The certificate map as served, from the current keys.
     func certificatesDocument() async throws -> PreparedDocument {
-        if let document = fresh({ $0?.certificatesDocument }) { return document }
-        return try await reload().certificatesDocument
+        if let certificates = fresh({ $0?.certificates }) { return try certificates.document() }
+        return try await reload().certificates.document()
     }
 
     /// `read` of the snapshot when it is fresh (see ``current()``), under the lock; nil when it must be reread.
@@ -215,5 +216,32 @@ public final class SigningKeyring: Sendable {
     static func makeKeyID() -> String {
         var generator = SystemRandomNumberGenerator()
         return RandomIdentifiers.hex((0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}
+
+/// A snapshot's certificate map (`/.well-known/oauth/openid/certs/`), made on first use and kept: a
+/// self-signed certificate per published key (the keyring caches each by key ID, so a reread of the same
+/// keys makes none again).
+final class LazyCertificateMap: Sendable {
+    private let keys: [(key: RS256PrivateKey, record: SigningKeyRecord)]
+    private let certificate: @Sendable (RS256PrivateKey, SigningKeyRecord) throws -> String
+    private let made: Mutex<PreparedDocument?> = Mutex(nil)
+
+    init(
+        keys: [(key: RS256PrivateKey, record: SigningKeyRecord)],
+        certificate: @escaping @Sendable (RS256PrivateKey, SigningKeyRecord) throws -> String
+    ) {
+        self.keys = keys
+        self.certificate = certificate
+    }
+
+    /// The document as served.
+    func document() throws -> PreparedDocument {
+        if let document = made.withLock({ $0 }) { return document }
+        var certificates: [String: String] = [:]
+        for (key, record) in keys { certificates[record.keyID] = try certificate(key, record) }
+        let document = PreparedDocument(CertificateMap.document(certificates), cacheControl: SigningKeyring.keySetCacheControl)
+        made.withLock { $0 = document }
+        return document
     }
 }

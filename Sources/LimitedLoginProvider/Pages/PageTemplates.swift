@@ -1,4 +1,5 @@
 import Mustache
+import Synchronization
 
 /// The provider's HTML pages, as Mustache templates compiled into the binary (so `serve` works from any
 /// directory, with no resource files to find).
@@ -26,28 +27,33 @@ struct PageRenderer: Sendable {
         case demoCallback = "demo_callback"
         case console
         case consoleSignIn = "console_signin"
+
+        /// The page's template text.
+        var template: String {
+            switch self {
+            case .signIn: PageTemplates.signIn
+            case .consent: PageTemplates.consent
+            case .error: PageTemplates.error
+            case .formPost: PageTemplates.formPost
+            case .home: PageTemplates.home
+            case .demoCallback: PageTemplates.demoCallback
+            case .console: PageTemplates.console
+            case .consoleSignIn: PageTemplates.consoleSignIn
+            }
+        }
     }
 
-    private let library: MustacheLibrary
+    /// Each page's template is parsed on its first rendering, not at start: parsing all of them was a
+    /// sixth of the CPU of a start (docs/PERFORMANCE.md, "Start"), and most runs show a few pages at most.
+    private let library = LazyTemplateLibrary()
 
-    init() throws {
-        var library = MustacheLibrary()
-        try library.register(PageTemplates.head, named: "head")
-        try library.register(PageTemplates.signIn, named: Page.signIn.rawValue)
-        try library.register(PageTemplates.consent, named: Page.consent.rawValue)
-        try library.register(PageTemplates.error, named: Page.error.rawValue)
-        try library.register(PageTemplates.formPost, named: Page.formPost.rawValue)
-        try library.register(PageTemplates.home, named: Page.home.rawValue)
-        try library.register(PageTemplates.demoCallback, named: Page.demoCallback.rawValue)
-        try library.register(PageTemplates.console, named: Page.console.rawValue)
-        try library.register(PageTemplates.consoleSignIn, named: Page.consoleSignIn.rawValue)
-        self.library = library
-    }
+    init() {}
 
     func render(_ page: Page, _ context: [String: Any]) throws(PageRenderingError) -> String {
         var context = context
         context["stylesheetPath"] = Stylesheet.path
-        guard let html = library.render(Self.escaped(context), withTemplate: page.rawValue) else {
+        guard let templates = try? library.templates(for: page), let html = templates.render(Self.escaped(context), withTemplate: page.rawValue)
+        else {
             throw PageRenderingError(page: page.rawValue)
         }
         return html
@@ -63,6 +69,28 @@ struct PageRenderer: Sendable {
         case let array as [[String: String]]: return array.map { $0.mapValues { HTMLEscaping.escape($0) } }
         case let array as [Any]: return array.map { escaped($0) }
         default: return value
+        }
+    }
+}
+
+/// The pages' Mustache library, each page added (with the head it includes) the first time it is asked for.
+private final class LazyTemplateLibrary: Sendable {
+    private struct State {
+        var library = MustacheLibrary()
+        var parsed: Set<PageRenderer.Page> = []
+    }
+
+    private let state = Mutex(State())
+
+    /// A library that holds `page`'s template.
+    func templates(for page: PageRenderer.Page) throws -> MustacheLibrary {
+        try state.withLock { state throws -> MustacheLibrary in
+            if !state.parsed.contains(page) {
+                if state.parsed.isEmpty { try state.library.register(PageTemplates.head, named: "head") }
+                try state.library.register(page.template, named: page.rawValue)
+                state.parsed.insert(page)
+            }
+            return state.library
         }
     }
 }
