@@ -118,7 +118,7 @@ struct StoreSignInStateTests {
         // Back to the schema before 0002 (SQLite drops a column since 3.35).
         for statement in [
             "DROP INDEX ll_users_pickable", "ALTER TABLE ll_users DROP COLUMN pickable", "DROP TABLE ll_sign_in_attempts",
-            "DROP TABLE ll_used_form_tokens", "DELETE FROM ll_schema_migrations WHERE name = '0002_sign_in_hardening'",
+            "DROP TABLE IF EXISTS ll_used_form_tokens", "DELETE FROM ll_schema_migrations WHERE name = '0002_sign_in_hardening'",
         ] {
             try await store.db.raw(SQLQueryString(statement)).run()
         }

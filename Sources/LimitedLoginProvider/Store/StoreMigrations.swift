@@ -17,6 +17,8 @@ enum StoreMigrations {
         StoreMigration(name: "0004_expiry_indexes", apply: addExpiryIndexes),
         StoreMigration(name: "0005_url_scheme_suffixes", apply: addURLSchemeSuffixes),
         StoreMigration(name: "0006_require_app_secret", apply: addRequireAppSecret),
+        StoreMigration(name: "0007_compact_used_forms", apply: compactUsedForms),
+        StoreMigration(name: "0008_sessions_by_person", apply: indexSessionsByPerson),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -152,6 +154,34 @@ enum StoreMigrations {
     /// "Require App Secret": Graph calls with a person's token carry `appsecret_proof`.
     private static func addRequireAppSecret(_ db: any SQLDatabase) async throws {
         try await db.alter(table: "ll_apps").column("requires_appsecret_proof", type: .bigint, .notNull, .default(0)).run()
+    }
+
+    /// Used forms keyed by a 64-bit integer (``ProviderStore/usedFormKey(_:)``) instead of a 64-character
+    /// hex hash: a row and its key's index a fifth of the size, for a store that keeps an hour of them
+    /// (`:memory:` grew by a row per sign-in; docs/PERFORMANCE.md, "Memory"). The forms used so far are
+    /// carried over, so none becomes usable again.
+    private static func compactUsedForms(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_used_forms")
+            .column("form_key", type: .bigint, .primaryKey(autoIncrement: false))
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(index: "ll_used_forms_expiry").on("ll_used_forms").column("expires_at").run()
+        let used = try await db.select().columns("token_hash", "expires_at").from("ll_used_form_tokens").all()
+        for row in used {
+            let hash = try row.decode(column: "token_hash", as: String.self)
+            let expiresAt = try row.decode(column: "expires_at", as: Int64.self)
+            try await db.insert(into: "ll_used_forms").columns("form_key", "expires_at")
+                .values(ProviderStore.usedFormKey(hash), expiresAt)
+                .ignoringConflicts(with: ["form_key"]).run()
+        }
+        try await db.drop(table: "ll_used_form_tokens").run()
+    }
+
+    /// A person's sessions in the order they began (`created_us`: microseconds, as sign-ins in the same
+    /// second must still be told apart), for ending the oldest beyond ``ProviderStore/sessionsPerPerson``.
+    private static func indexSessionsByPerson(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_sessions").column("created_us", type: .bigint, .notNull, .default(0)).run()
+        try await db.create(index: "ll_sessions_person").on("ll_sessions").column("user_id").column("created_us").run()
     }
 
     /// Applies every migration not yet recorded, in order.
