@@ -10,7 +10,7 @@ struct BenchMain: AsyncParsableCommand {
         abstract: "Release-mode benchmarks, each against a baseline measured in the same run.",
         discussion: "Build with 'swift build -c release --product limited-login-bench', then run .build/release/limited-login-bench <benchmark>.",
         subcommands: [
-            Verify.self, Issue.self, Nodes.self, HTTP.self, Memory.self, SignInTiming.self, IdleMemory.self,
+            Verify.self, Issue.self, Nodes.self, HTTP.self, Memory.self, SignInTiming.self, IdleMemory.self, Start.self, Logging.self,
         ]
     )
 
@@ -120,11 +120,16 @@ struct BenchMain: AsyncParsableCommand {
         )
         @Option(help: "Logins to make.") var logins: Int?
         @Option(name: .customLong("session-lifetime"), help: "Seconds a session lasts.") var sessionLifetime: Int64?
+        @Flag(
+            name: .customLong("sign-in"),
+            help: "Each login through the sign-in page as a new browser (a used form and a 30-day session), not a session made in the store.")
+        var signIn = false
 
         func run() async throws {
             var benchmark = MemoryBenchmark()
             if let logins, logins > 0 { benchmark.logins = logins }
             if let sessionLifetime { benchmark.sessionLifetime = sessionLifetime }
+            benchmark.signIn = signIn
             try await BenchMain.running("memory") { try await benchmark.run() }
         }
     }
@@ -154,6 +159,39 @@ struct BenchMain: AsyncParsableCommand {
             var benchmark = IdleConnectionMemoryBenchmark()
             benchmark.connections = max(1, connections)
             try await BenchMain.running("idle-memory") { try await benchmark.run() }
+        }
+    }
+
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Exec to the first /health 200 of 'limited-login serve' (existing store; :memory: with a given key; :memory: from nothing), against the same binary's --version."
+        )
+        @Option(help: "The limited-login binary to start.") var binary = ".build/release/limited-login"
+        @Option(help: "Runs of each (the median is the figure).") var runs = 20
+
+        func run() async throws {
+            let benchmark = StartBenchmark(binary: binary, runs: max(1, runs))
+            try await BenchMain.running("start") { try await benchmark.run() }
+        }
+    }
+
+    struct Logging: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Static endpoints under wrk: 'serve' with default logging, with --log-level warning, and a bare router serving the same bytes."
+        )
+        @Option(help: "The limited-login binary to serve with.") var binary = ".build/release/limited-login"
+        @Option(help: "Seconds per wrk run (whole seconds).") var seconds = 2
+        @Option(help: "Rounds per path.") var rounds = 5
+        @Option(
+            name: .customLong("serve-argument"),
+            help: "An extra argument for both serve processes (repeat), e.g. --serve-argument=--log-format --serve-argument=json.")
+        var serveArguments: [String] = []
+
+        func run() async throws {
+            let benchmark = LoggingBenchmark(
+                binary: binary, secondsPerRound: Double(max(1, seconds)), rounds: max(1, rounds), extraArguments: serveArguments)
+            try await BenchMain.running("logging") { try await benchmark.run() }
         }
     }
 
