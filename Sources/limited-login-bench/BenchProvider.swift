@@ -20,18 +20,23 @@ struct BenchProvider {
         + "&response_type=id_token%2Cgraph_domain%2Cuser_token_nonce&scope=openid%2Cpublic_profile%2Cemail%2Cuser_friends%2Cuser_birthday%2Cuser_gender"
         + "&nonce=bench-nonce&state=s&tp=ios_14_do_not_track"
 
-    static let fixtures = ProviderFixtures(
-        apps: [.init(id: appID, secret: "bench-secret", name: "Bench App", redirectURIs: ["https://bench.example/cb"], businessID: nil)],
-        users: [
-            .init(
-                id: "100001", firstName: "Ada", middleName: nil, lastName: "Lovelace", email: "ada@example.test", password: "pw",
-                birthday: "12/10/1990", gender: "female", hometown: .init(id: "110", name: "London"),
-                location: .init(id: "111", name: "Paris"), link: "https://example.test/ada", friends: ["100002"]),
-            .init(
-                id: "100002", firstName: "Charles", middleName: nil, lastName: "Babbage", email: "charles@example.test", password: "pw",
-                birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil),
-        ]
-    )
+    /// Charles can be picked on the sign-in page (`memory --sign-in` signs in as him, with no password hash).
+    static let fixtures: ProviderFixtures = {
+        var charles = ProviderFixtures.User(
+            id: "100002", firstName: "Charles", middleName: nil, lastName: "Babbage", email: "charles@example.test", password: "pw",
+            birthday: nil, gender: nil, hometown: nil, location: nil, link: nil, friends: nil)
+        charles.pickable = true
+        return ProviderFixtures(
+            apps: [.init(id: appID, secret: "bench-secret", name: "Bench App", redirectURIs: ["https://bench.example/cb"], businessID: nil)],
+            users: [
+                .init(
+                    id: "100001", firstName: "Ada", middleName: nil, lastName: "Lovelace", email: "ada@example.test", password: "pw",
+                    birthday: "12/10/1990", gender: "female", hometown: .init(id: "110", name: "London"),
+                    location: .init(id: "111", name: "Paris"), link: "https://example.test/ada", friends: ["100002"]),
+                charles,
+            ]
+        )
+    }()
 
     /// Starts a provider on `store`. With `session`, it joins the signed-in session another node made
     /// (the store is shared) instead of making the grants and a session itself.

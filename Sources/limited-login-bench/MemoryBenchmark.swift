@@ -10,7 +10,7 @@ struct MemoryBenchmark {
     var checkpoint = 10_000
     var sessionLifetime: Int64 = 2
     var clients = 8
-    /// Each login as a new browser does it (`--sign-in`): the sign-in page, a pick of the person (a used
+    /// Each login as a new browser does it (`--sign-in`): the sign-in page, a pick of the person (Charles; a used
     /// form and a session of the provider's own lifetime, 30 days), then the dialog with the session's
     /// cookie; instead of a session of `sessionLifetime` made in the store.
     var signIn = false
@@ -82,7 +82,7 @@ struct MemoryBenchmark {
         post.method = .POST
         post.headers.add(name: "Cookie", value: cookies.joined(separator: "; "))
         post.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let form = [("csrf_token", csrf), ("request", dialog), ("user_id", "100001")]
+        let form = [("csrf_token", csrf), ("request", dialog), ("user_id", "100002")]
             .map { "\($0.0)=\(SignInTimingBenchmark.formEncoded($0.1))" }.joined(separator: "&")
         post.body = .bytes(Array(form.utf8))
         let signedIn = try await http.execute(post, timeout: .seconds(30))
