@@ -79,7 +79,16 @@ package final class ProviderStore: Sendable {
         do {
             if case .sqliteFile = location {
                 // A damaged page anywhere in the file is found now, not by the first request that reads it.
-                let verdict = try await db.raw("PRAGMA quick_check").all().first.flatMap { try? $0.decode(column: "quick_check", as: String.self) }
+                let verdict: String?
+                do {
+                    verdict = try await db.raw("PRAGMA quick_check").all().first.flatMap { try? $0.decode(column: "quick_check", as: String.self) }
+                } catch let error as SQLiteError {
+                    // Damage where the check itself must read (the schema's pages): SQLite stops instead of listing it.
+                    switch error.reason {
+                    case .corrupt, .corruptIndex, .notADatabase: verdict = error.message
+                    default: throw error
+                    }
+                }
                 guard verdict == "ok" else {
                     let first = (verdict ?? "no answer").split(separator: "\n").filter { !$0.hasPrefix("***") }.joined(separator: "; ")
                     throw StoreError.corrupt("the SQLite file fails its integrity check (\(first)); restore it from a copy")
