@@ -122,6 +122,7 @@ public struct LimitedLoginProvider: Sendable {
         AdminController(services: services, adminToken: adminToken).addRoutes(to: router)
         ConsoleController(services: services, adminToken: adminToken).addRoutes(to: router)
         GraphController(services: services).addRoutes(to: router)
+        TestUsersController(services: services).addRoutes(to: router)
         DebugTokenController(services: services).addRoutes(to: router)
         return router
     }

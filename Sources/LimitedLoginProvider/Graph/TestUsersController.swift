@@ -1,0 +1,192 @@
+import Hummingbird
+import LimitedLoginCore
+import LimitedLoginJOSE
+
+/// The Graph API's test-user calls, as app servers and test tooling make them against the real service
+/// (docs/BEHAVIOUR.md, section 5). Every test user of the provider is a test user of every app; IDs are the
+/// app's app-scoped IDs, as everywhere in the Graph API.
+///
+/// - `GET /{version}/{app-id}/accounts/test-users` (the app's token): `{"data": [{"id", "login_url",
+///   "access_token"}]}`, the access token (a new one) for a person who has the app installed.
+/// - `POST /{version}/{app-id}/accounts/test-users` (the app's token; `installed`, default true,
+///   `permissions`, `name`): a new test user, `{"id", "access_token", "login_url", "email", "password"}`;
+///   installed, with the permissions granted (`public_profile` always).
+/// - `POST /{version}/{test-user-id}` (the app's token; `name`, `password`): changes them; `{"success": true}`.
+/// - `DELETE /{version}/{test-user-id}` (the app's token): deletes them; `{"success": true}`.
+/// - `POST /{version}/{test-user-id}/friends/{other-id}` (the first person's access token): the friend
+///   request; the real service waits for the other's own call to confirm it, the provider makes them friends
+///   at once (the confirming call is answered the same and changes nothing).
+///
+/// Parameters may be in the query or, for POST and DELETE, in a form body, as the real API takes them.
+struct TestUsersController: Sendable {
+    let services: ProviderServices
+
+    static let appTokenRequired = GraphError("(#15) This method must be called with an app access_token.", code: 15)
+    static let personTokenRequired = GraphError(
+        "(#200) A friend request must be made with the access token of the test user who makes it.", code: 200)
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/:version/:id/accounts/test-users") { request, context in
+            try await answer(request, context) { _, caller in try await list(try appOfPath(context, caller)) }
+        }
+        router.post("/:version/:id/accounts/test-users") { request, context in
+            try await answer(request, context) { parameters, caller in try await create(try appOfPath(context, caller), parameters) }
+        }
+        router.post("/:version/:id") { request, context in
+            try await answer(request, context) { parameters, caller in try await edit(context.parameters.get("id") ?? "", parameters, caller) }
+        }
+        router.delete("/:version/:id") { request, context in
+            try await answer(request, context) { _, caller in try await delete(context.parameters.get("id") ?? "", caller) }
+        }
+        router.post("/:version/:id/friends/:friend") { request, context in
+            try await answer(request, context) { _, caller in
+                try await befriend(context.parameters.get("id") ?? "", context.parameters.get("friend") ?? "", caller)
+            }
+        }
+    }
+
+    /// Runs a call with its parameters (query, then form body) and caller; failures in the Graph error shape.
+    private func answer(
+        _ request: Request, _ context: BasicRequestContext, _ body: (FormParameters, GraphCaller) async throws -> Response
+    ) async throws -> Response {
+        guard let version = context.parameters.get("version"), DialogController.isVersion(version) else { throw HTTPError(.notFound) }
+        var request = request
+        do {
+            var parameters: FormParameters
+            do { parameters = try FormParameters(encoded: request.uri.query ?? "") } catch {
+                throw GraphError("The query cannot be read: \(error.description).", code: 100)
+            }
+            if request.method != .get, (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") {
+                let form: FormParameters
+                do { form = try await request.formBody(limit: 16 * 1024) } catch {
+                    throw GraphError("The body cannot be read: \(error.body ?? "").", code: 100)
+                }
+                parameters = FormParameters(pairs: parameters.pairs + form.pairs)
+            }
+            let caller = try await GraphCallerResolver(services: services).resolve(
+                try GraphCallerResolver.token(in: request, query: parameters), query: parameters)
+            do { return try await body(parameters, caller) } catch let error as AdminError { throw Self.graphError(error) }
+        } catch let error as GraphError {
+            return error.response
+        }
+    }
+
+    /// The app the path names, which must be the caller's own, called with its app token.
+    private func appOfPath(_ context: BasicRequestContext, _ caller: GraphCaller) throws(GraphError) -> AppRecord {
+        guard case .app(let app) = caller else { throw Self.appTokenRequired }
+        let id = context.parameters.get("id") ?? ""
+        guard id.hasSameBytes(as: app.id) else { throw Self.unsupported(id, "get") }
+        return app
+    }
+
+    private func list(_ app: AppRecord) async throws -> Response {
+        let store = services.store
+        var data: [JSONValue] = []
+        for user in try await store.users() {
+            var entry: JSONObject = [
+                "id": .string(try await store.appScopedID(appID: app.id, userID: user.id)), "login_url": .string(loginURL),
+            ]
+            if let grant = try await store.grant(appID: app.id, userID: user.id), grant.installed {
+                entry["access_token"] = .string(try await TokenIssuer(services: services).accessToken(app: app, userID: user.id).token)
+            }
+            data.append(.object(entry))
+        }
+        return Responses.json(.object(["data": .array(data)]))
+    }
+
+    private func create(_ app: AppRecord, _ parameters: FormParameters) async throws -> Response {
+        let installed: Bool
+        switch try single("installed", parameters)?.lowercased() {
+        case nil, "true", "1": installed = true
+        case "false", "0": installed = false
+        case let other?: throw GraphError("(#100) installed must be a boolean, not \"\(other)\".", code: 100)
+        }
+        var granted: Set<Permission> = [.publicProfile]
+        for name in (try single("permissions", parameters) ?? "").split(separator: ",") {
+            let permission = Permission(name: name.trimmingCharacters(in: .whitespaces))
+            guard Permission.knownCases.contains(permission) else { throw GraphError("(#100) Invalid permission: \(name).", code: 100) }
+            granted.insert(permission)
+        }
+        let (firstName, lastName) = Self.names(try single("name", parameters) ?? "Test User")
+        let letters = String((firstName + lastName).lowercased().unicodeScalars.filter { ("a"..."z").contains($0) }.prefix(20).map(Character.init))
+        let email = "\(letters.isEmpty ? "test" : letters)_\(RandomIdentifiers.numericID(digits: 8))@tfbnw.net"
+        let password = RandomIdentifiers.secret(byteCount: 12)
+        let user = try await AdminOperations(services: services).createUser(
+            ProviderFixtures.User(firstName: firstName, lastName: lastName, email: email, password: password))
+        var answer: JSONObject = [
+            "id": .string(try await services.store.appScopedID(appID: app.id, userID: user.record.id)), "login_url": .string(loginURL),
+            "email": .string(email), "password": .string(password),
+        ]
+        if installed {
+            try await services.store.saveGrant(
+                GrantRecord(appID: app.id, userID: user.record.id, granted: granted, declined: [], installed: true, updatedAt: ProviderTime.now()))
+            answer["access_token"] = .string(try await TokenIssuer(services: services).accessToken(app: app, userID: user.record.id).token)
+        }
+        return Responses.json(.object(answer))
+    }
+
+    private func edit(_ id: String, _ parameters: FormParameters, _ caller: GraphCaller) async throws -> Response {
+        guard case .app = caller else { throw Self.appTokenRequired }
+        let userID = try await person(id, caller, "post")
+        var changes: JSONObject = [:]
+        if let name = try single("name", parameters) {
+            let (first, last) = Self.names(name)
+            changes["first_name"] = .string(first)
+            changes["last_name"] = .string(last)
+        }
+        if let password = try single("password", parameters) { changes["password"] = .string(password) }
+        guard !changes.isEmpty else { throw GraphError("(#100) Send name or password to change a test user.", code: 100) }
+        _ = try await AdminOperations(services: services).editUser(userID, changes: changes)
+        return Responses.json(.object(["success": true]))
+    }
+
+    private func delete(_ id: String, _ caller: GraphCaller) async throws -> Response {
+        guard case .app = caller else { throw Self.appTokenRequired }
+        _ = try await AdminOperations(services: services).deleteUser(try await person(id, caller, "delete"))
+        return Responses.json(.object(["success": true]))
+    }
+
+    private func befriend(_ id: String, _ friendID: String, _ caller: GraphCaller) async throws -> Response {
+        let userID = try await person(id, caller, "post")
+        guard case .user(_, let record, _) = caller, record.userID.hasSameBytes(as: userID) else { throw Self.personTokenRequired }
+        let friend = try await person(friendID, caller, "post")
+        guard friend != userID else { throw GraphError("(#100) A test user cannot be their own friend.", code: 100) }
+        try await AdminOperations(services: services).setFriendship(userID, friend, friends: true)
+        return Responses.json(.object(["success": true]))
+    }
+
+    /// The person an app-scoped ID of the caller's app names.
+    private func person(_ id: String, _ caller: GraphCaller, _ method: String) async throws -> String {
+        // The app-scoped ID outlives a deleted person: the person must still be there.
+        guard let owner = try await services.store.owner(ofAppScopedID: id), owner.appID.hasSameBytes(as: caller.app.id),
+            try await services.store.user(id: owner.userID) != nil
+        else { throw Self.unsupported(id, method) }
+        return owner.userID
+    }
+
+    /// Where a test user logs in: the provider's home page, which links the dialog and the console.
+    private var loginURL: String { services.urls.baseURL + "/" }
+
+    private func single(_ name: String, _ parameters: FormParameters) throws(GraphError) -> String? {
+        do { return try parameters.single(name) } catch { throw GraphError("(#100) \(name) is given more than once.", code: 100) }
+    }
+
+    /// A name's first word and the rest ("User" when there is no rest), as the provider's users have both.
+    static func names(_ name: String) -> (String, String) {
+        let words = name.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard let first = words.first else { return ("Test", "User") }
+        return (first, words.count > 1 ? words.dropFirst().joined(separator: " ") : "User")
+    }
+
+    static func unsupported(_ id: String, _ method: String) -> GraphError {
+        GraphError(
+            "Unsupported \(method) request. Object with ID '\(id)' does not exist, cannot be loaded due to missing permissions, or does not support this operation.",
+            code: 100, subcode: 33, type: "GraphMethodException"
+        )
+    }
+
+    /// An admin operation's refusal, as the Graph API says it.
+    static func graphError(_ error: AdminError) -> GraphError {
+        GraphError("(#100) " + error.message, code: 100)
+    }
+}
