@@ -88,7 +88,7 @@ struct LoggingBenchmark {
 
     /// `serve` on `:memory:` and a free port with standard error to `log`; waits until it answers.
     private func start(log: String, arguments: [String]) throws -> Server {
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let ready = log + ".ready"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
