@@ -85,6 +85,8 @@ public struct LimitedLoginProvider: Sendable {
                 clock: clock, tls: tls
             )
             if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
+            // Callbacks the last run left undelivered.
+            await services.callbacks.resumePending()
             // A shared store's clock is the cluster's: an import's offset is published, else the stored one adopted.
             if configuration.fixtures?.clockOffset != nil {
                 try await services.clusterClock.publish(offset: clock.offset)

@@ -45,6 +45,11 @@ public struct ProviderConfiguration: Sendable {
     /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
     /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.
     public var requestLogLevel: Logger.Level = .info
+    /// How long to wait before each retry of an app callback that failed (docs/BEHAVIOUR.md, section 4):
+    /// five attempts in about six minutes by default; then the delivery is marked failed.
+    public var callbackRetryDelays: [Duration] = [.seconds(2), .seconds(10), .seconds(60), .seconds(300)]
+    /// How long one attempt of an app callback may take, from connecting to the whole answer.
+    public var callbackAttemptTimeout: Duration = .seconds(10)
 
     public init(
         host: String = "127.0.0.1",

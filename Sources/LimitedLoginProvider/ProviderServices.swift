@@ -27,6 +27,8 @@ final class ProviderServices: Sendable {
     let tls: ServerTLS?
     /// Keeps the clock the cluster's when the store is shared.
     let clusterClock: ClusterClock
+    /// Posts the apps' deauthorize and data-deletion callbacks.
+    let callbacks: CallbackDeliverer
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
@@ -34,6 +36,8 @@ final class ProviderServices: Sendable {
         clock: ProviderClock = ProviderClock(), scenarios: ScenarioQueue = ScenarioQueue(), tls: ServerTLS? = nil
     ) {
         self.tls = tls
+        callbacks = CallbackDeliverer(
+            store: store, logger: logger, retryDelays: configuration.callbackRetryDelays, attemptTimeout: configuration.callbackAttemptTimeout)
         clusterClock = ClusterClock(store: store, clock: clock, keyring: keyring)
         adminTokenAttempts = AdminTokenAttempts(limits: configuration.adminTokenAttemptLimits)
         self.clock = clock

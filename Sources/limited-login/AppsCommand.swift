@@ -35,12 +35,19 @@ struct AppsCommand: AsyncParsableCommand {
         var urlSchemeSuffixes: [String] = []
         @Flag(name: .customLong("require-appsecret-proof"), help: "Require App Secret: Graph calls with a person's token must carry appsecret_proof.")
         var requireAppSecretProof = false
+        @Option(name: .customLong("deauthorize-callback-url"), help: "Where a signed_request is posted when a person removes the app.")
+        var deauthorizeCallbackURL: String?
+        @Option(
+            name: .customLong("data-deletion-callback-url"),
+            help: "Where a signed_request is posted when a person asks for their data to be deleted (the app answers {url, confirmation_code}).")
+        var dataDeletionCallbackURL: String?
 
         func run() async throws {
             // The admin API's shape for a new app is the fixtures file's (ProviderFixtures.App), sent as it encodes.
             let app = ProviderFixtures.App(
                 id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID,
-                urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes, requireAppSecretProof: requireAppSecretProof ? true : nil
+                urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes, requireAppSecretProof: requireAppSecretProof ? true : nil,
+                deauthorizeCallbackURL: deauthorizeCallbackURL, dataDeletionCallbackURL: dataDeletionCallbackURL
             )
             try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: try .model(app)) {
                 "Created app \(id).\n" + AdminOutput.fields($0)

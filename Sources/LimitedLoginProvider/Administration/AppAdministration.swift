@@ -24,7 +24,7 @@ extension AdminOperations {
         guard var app = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
         guard edit != AppEdit(newSecret: false), edit != AppEdit() else {
             throw AdminError.badRequest(
-                "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming and require_appsecret_proof."
+                "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming, require_appsecret_proof, deauthorize_callback_url and data_deletion_callback_url."
             )
         }
         if let name = edit.name { app.name = name }
@@ -32,6 +32,8 @@ extension AdminOperations {
         if let suffixes = edit.urlSchemeSuffixes { app.urlSchemeSuffixes = suffixes }
         if let gaming = edit.gaming { app.isGaming = gaming }
         if let required = edit.requireAppSecretProof { app.requiresAppSecretProof = required }
+        if let url = edit.deauthorizeCallbackURL { app.deauthorizeCallbackURL = url.isEmpty ? nil : url }
+        if let url = edit.dataDeletionCallbackURL { app.dataDeletionCallbackURL = url.isEmpty ? nil : url }
         if edit.newSecret == true { app.secret = RandomIdentifiers.appSecret() }
         // Checked as a new app is: the same rules, whichever field changed.
         let shape = ProviderFixtures.App(record: app)

@@ -1,7 +1,8 @@
 import LimitedLoginJOSE
 
 /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` and `url_scheme_suffixes` (each replacing its list),
-/// `new_secret: true`, `gaming` and `require_appsecret_proof`.
+/// `new_secret: true`, `gaming`, `require_appsecret_proof`, `deauthorize_callback_url` and
+/// `data_deletion_callback_url` (an empty string removes a callback).
 struct AppEdit: Sendable, Equatable, Decodable {
     var name: String?
     var redirectURIs: [String]?
@@ -9,6 +10,8 @@ struct AppEdit: Sendable, Equatable, Decodable {
     var gaming: Bool?
     var urlSchemeSuffixes: [String]?
     var requireAppSecretProof: Bool?
+    var deauthorizeCallbackURL: String?
+    var dataDeletionCallbackURL: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, gaming
@@ -16,6 +19,8 @@ struct AppEdit: Sendable, Equatable, Decodable {
         case newSecret = "new_secret"
         case urlSchemeSuffixes = "url_scheme_suffixes"
         case requireAppSecretProof = "require_appsecret_proof"
+        case deauthorizeCallbackURL = "deauthorize_callback_url"
+        case dataDeletionCallbackURL = "data_deletion_callback_url"
     }
 
     init(name: String? = nil, redirectURIs: [String]? = nil, newSecret: Bool? = nil, gaming: Bool? = nil, urlSchemeSuffixes: [String]? = nil) {

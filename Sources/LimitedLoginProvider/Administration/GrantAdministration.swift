@@ -16,7 +16,9 @@ extension AdminOperations {
     /// The person removes the app: the next login asks for consent afresh.
     func uninstall(appID: String, user: String) async throws {
         let grant = try await installedGrant(appID, user)
-        _ = try await store.uninstall(appID: appID, userID: grant.userID)
+        if try await store.uninstall(appID: appID, userID: grant.userID), let app = try await store.app(id: appID) {
+            try await services.callbacks.appRemoved(app, userID: grant.userID)
+        }
         services.logger.notice("app uninstalled by the admin API", metadata: ["app": "\(appID)", "user": "\(grant.userID)"])
     }
 

@@ -41,6 +41,7 @@ struct ConsoleAction: Sendable {
         "revoke-permission": ("The permission was revoked.", "grants"),
         "uninstall": ("The app was uninstalled for that person.", "grants"),
         "expire-data-access": ("Their data access has expired.", "grants"),
+        "request-data-deletion": ("The app's data deletion callback is being delivered; see Callback deliveries.", "deliveries"),
         "rotate-key": ("A new signing key was scheduled.", "keys"),
         "advance-clock": ("The clock moved.", "harness"),
         "reset-clock": ("The clock follows the system's again.", "harness"),
@@ -65,7 +66,9 @@ struct ConsoleAction: Sendable {
                 redirectURIs: field.lines("redirect_uris").isEmpty ? nil : field.lines("redirect_uris"), businessID: field.optional("business_id"),
                 gaming: field.optional("gaming") == "1" ? true : nil,
                 urlSchemeSuffixes: field.lines("url_scheme_suffixes").isEmpty ? nil : field.lines("url_scheme_suffixes"),
-                requireAppSecretProof: field.optional("require_appsecret_proof") == "1" ? true : nil
+                requireAppSecretProof: field.optional("require_appsecret_proof") == "1" ? true : nil,
+                deauthorizeCallbackURL: field.optional("deauthorize_callback_url"),
+                dataDeletionCallbackURL: field.optional("data_deletion_callback_url")
             )
             return ConsoleAction(name: name) { try await $0.createApp(app) }
         case "edit-app":
@@ -73,6 +76,9 @@ struct ConsoleAction: Sendable {
             var edit = AppEdit(name: field.optional("name"))
             if form.all("redirect_uris").count == 1 { edit.redirectURIs = field.lines("redirect_uris") }
             if form.all("url_scheme_suffixes").count == 1 { edit.urlSchemeSuffixes = field.lines("url_scheme_suffixes") }
+            // An emptied field removes that callback.
+            if form.all("deauthorize_callback_url").count == 1 { edit.deauthorizeCallbackURL = field.optional("deauthorize_callback_url") ?? "" }
+            if form.all("data_deletion_callback_url").count == 1 { edit.dataDeletionCallbackURL = field.optional("data_deletion_callback_url") ?? "" }
             if field.optional("new_secret") == "1" { edit.newSecret = true }
             // The edit form always sends `gaming_shown`, so an unticked box (gaming, Require App Secret) turns its flag off.
             if field.optional("gaming_shown") == "1" {
@@ -127,6 +133,9 @@ struct ConsoleAction: Sendable {
         case "uninstall":
             let (app, user) = (try field.id("app_id"), try field.id("user_id"))
             return ConsoleAction(name: name) { try await $0.uninstall(appID: app, user: user) }
+        case "request-data-deletion":
+            let (app, user) = (try field.id("app_id"), try field.id("user_id"))
+            return ConsoleAction(name: name) { _ = try await $0.requestDataDeletion(appID: app, user: user) }
         case "expire-data-access":
             let (app, user) = (try field.id("app_id"), try field.id("user_id"))
             return ConsoleAction(name: name) { _ = try await $0.expireDataAccess(appID: app, user: user) }

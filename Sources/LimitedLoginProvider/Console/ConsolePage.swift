@@ -54,6 +54,7 @@ struct ConsolePage: Sendable {
                     "redirectURIs": app.redirectURIs, "redirectURIText": app.redirectURIs.joined(separator: "\n"),
                     "suffixURIs": app.urlSchemeSuffixes.map { "fb\(app.id)\($0)://authorize/" },
                     "suffixText": app.urlSchemeSuffixes.joined(separator: "\n"), "requiresProof": app.requiresAppSecretProof,
+                    "deauthorizeURL": app.deauthorizeCallbackURL ?? "", "dataDeletionURL": app.dataDeletionCallbackURL ?? "",
                 ]
             },
             "users": userRows, "friendships": friendships, "grants": grants,
@@ -69,6 +70,21 @@ struct ConsolePage: Sendable {
                 return row
             },
             "clockNow": AdminOperations.iso8601(services.clock.now()), "clockOffset": String(services.clock.offset),
+            "retryDelays": services.configuration.callbackRetryDelays.map { delay -> String in
+                let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
+                return milliseconds < 1000
+                    ? "\(milliseconds) ms" : milliseconds < 60_000 ? "\(milliseconds / 1000) s" : "\(milliseconds / 60_000) min"
+            }.joined(separator: ", "),
+            "deliveries": try await store.deliveries(limit: 50).map { delivery -> [String: Any] in
+                var row: [String: Any] = [
+                    "id": delivery.id, "appID": delivery.appID, "kind": delivery.kind == .deauthorize ? "Deauthorize" : "Data deletion",
+                    "userID": delivery.userID, "url": delivery.url, "status": delivery.status.rawValue, "attempts": String(delivery.attempts),
+                    "time": AdminOperations.iso8601(delivery.createdAt),
+                ]
+                if let error = delivery.lastError { row["lastError"] = error }
+                if let code = delivery.confirmationCode { row["confirmation"] = code + (delivery.statusURL.map { " (" + $0 + ")" } ?? "") }
+                return row
+            },
         ]
         // Only present keys open their sections (an empty string would too).
         if let notice { context["notice"] = notice }

@@ -61,7 +61,9 @@ struct UninstallController: Sendable {
         case .refused(let response):
             return response
         case .found(let userID, let appID):
-            _ = try await services.store.uninstall(appID: appID, userID: userID)
+            if try await services.store.uninstall(appID: appID, userID: userID), let app = try await services.store.app(id: appID) {
+                try await services.callbacks.appRemoved(app, userID: userID)
+            }
             services.logger.info("app uninstalled", metadata: ["app": "\(appID)"])
             return Responses.json(.object(["success": true]))
         }

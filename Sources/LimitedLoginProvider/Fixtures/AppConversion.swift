@@ -9,7 +9,8 @@ extension ProviderFixtures.App {
         self.init(
             id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
             gaming: app.isGaming ? true : nil, urlSchemeSuffixes: app.urlSchemeSuffixes.isEmpty ? nil : app.urlSchemeSuffixes,
-            requireAppSecretProof: app.requiresAppSecretProof ? true : nil
+            requireAppSecretProof: app.requiresAppSecretProof ? true : nil, deauthorizeCallbackURL: app.deauthorizeCallbackURL,
+            dataDeletionCallbackURL: app.dataDeletionCallbackURL
         )
     }
 
@@ -27,7 +28,9 @@ extension AppRecord {
     init(fixture app: ProviderFixtures.App, secret: String) {
         self.init(
             id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID, redirectURIs: app.redirectURIs ?? [],
-            isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? [], requiresAppSecretProof: app.requireAppSecretProof ?? false
+            isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? [], requiresAppSecretProof: app.requireAppSecretProof ?? false,
+            deauthorizeCallbackURL: app.deauthorizeCallbackURL?.isEmpty == true ? nil : app.deauthorizeCallbackURL,
+            dataDeletionCallbackURL: app.dataDeletionCallbackURL?.isEmpty == true ? nil : app.dataDeletionCallbackURL
         )
     }
 }

@@ -49,10 +49,17 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// "Require App Secret": the Graph API refuses a person's token without `appsecret_proof`
         /// (the HMAC-SHA256 of the token keyed with the app secret, in hex).
         public var requireAppSecretProof: Bool?
+        /// The Deauthorize Callback URL (http or https): a `signed_request` is posted there when a person
+        /// removes the app.
+        public var deauthorizeCallbackURL: String?
+        /// The Data Deletion Request Callback URL (http or https): a `signed_request` is posted there when a
+        /// person asks for their data to be deleted; the app answers `{"url", "confirmation_code"}`.
+        public var dataDeletionCallbackURL: String?
 
         public init(
             id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil,
-            urlSchemeSuffixes: [String]? = nil, requireAppSecretProof: Bool? = nil
+            urlSchemeSuffixes: [String]? = nil, requireAppSecretProof: Bool? = nil, deauthorizeCallbackURL: String? = nil,
+            dataDeletionCallbackURL: String? = nil
         ) {
             self.id = id
             self.secret = secret
@@ -62,6 +69,8 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.gaming = gaming
             self.urlSchemeSuffixes = urlSchemeSuffixes
             self.requireAppSecretProof = requireAppSecretProof
+            self.deauthorizeCallbackURL = deauthorizeCallbackURL
+            self.dataDeletionCallbackURL = dataDeletionCallbackURL
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -70,6 +79,17 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             case businessID = "business_id"
             case urlSchemeSuffixes = "url_scheme_suffixes"
             case requireAppSecretProof = "require_appsecret_proof"
+            case deauthorizeCallbackURL = "deauthorize_callback_url"
+            case dataDeletionCallbackURL = "data_deletion_callback_url"
+        }
+
+        /// Why a callback URL cannot be used, or nil: an absolute http or https URL with a host, at most
+        /// 2,048 characters.
+        static func problem(withCallbackURL url: String, named name: String) -> String? {
+            guard url.utf8.count <= 2048, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty, parsed.fragment == nil
+            else { return "\(name) \"\(url)\" must be an http or https URL with a host (no fragment), at most 2048 characters" }
+            return nil
         }
 
         /// Why a URL-scheme suffix cannot be used, or nil: 1 to 64 lowercase letters and digits, starting with a
@@ -343,6 +363,11 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             guard !app.name.isEmpty else { throw .invalid("app \(app.id) has an empty name") }
             for suffix in app.urlSchemeSuffixes ?? [] {
                 if let problem = App.problem(withSuffix: suffix) { throw .invalid("app \(app.id): \(problem)") }
+            }
+            for (name, url) in [
+                ("deauthorize_callback_url", app.deauthorizeCallbackURL), ("data_deletion_callback_url", app.dataDeletionCallbackURL),
+            ] {
+                if let url, let problem = App.problem(withCallbackURL: url, named: name) { throw .invalid("app \(app.id): \(problem)") }
             }
             for uri in app.redirectURIs ?? [] {
                 do { try RedirectURIRegistration.check(uri) } catch {

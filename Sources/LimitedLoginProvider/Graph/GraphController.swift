@@ -160,7 +160,9 @@ struct GraphController: Sendable {
     /// `DELETE me/permissions`: the person removes the app, as an uninstall does.
     private func revoke(_ query: FormParameters, _ caller: GraphCaller) async throws -> Response {
         let (user, _) = try await person(of: caller)
-        _ = try await services.store.uninstall(appID: caller.app.id, userID: user.id)
+        if try await services.store.uninstall(appID: caller.app.id, userID: user.id) {
+            try await services.callbacks.appRemoved(caller.app, userID: user.id)
+        }
         return Responses.json(.object(["success": true]))
     }
 

@@ -35,6 +35,8 @@ extension ProviderStore {
                 .set("redirect_uris", to: app.redirectURIs.joined(separator: "\n")).set("secret", to: app.secret)
                 .set("is_gaming", to: Int64(app.isGaming ? 1 : 0)).set("url_scheme_suffixes", to: app.urlSchemeSuffixes.joined(separator: "\n"))
                 .set("requires_appsecret_proof", to: Int64(app.requiresAppSecretProof ? 1 : 0))
+                .set("deauthorize_callback_url", to: app.deauthorizeCallbackURL ?? "")
+                .set("data_deletion_callback_url", to: app.dataDeletionCallbackURL ?? "")
                 .where("id", .equal, app.id).run()
         }
         caches.apps.remove(app.id)

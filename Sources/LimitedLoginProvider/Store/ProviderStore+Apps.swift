@@ -10,6 +10,8 @@ private struct AppRow: Codable, Sendable {
     var isGaming: Int64
     var urlSchemeSuffixes: String
     var requiresAppsecretProof: Int64
+    var deauthorizeCallbackUrl: String
+    var dataDeletionCallbackUrl: String
 
     init(_ app: AppRecord, createdAt: Int64) {
         id = app.id
@@ -21,13 +23,17 @@ private struct AppRow: Codable, Sendable {
         isGaming = app.isGaming ? 1 : 0
         urlSchemeSuffixes = app.urlSchemeSuffixes.joined(separator: "\n")
         requiresAppsecretProof = app.requiresAppSecretProof ? 1 : 0
+        deauthorizeCallbackUrl = app.deauthorizeCallbackURL ?? ""
+        dataDeletionCallbackUrl = app.dataDeletionCallbackURL ?? ""
     }
 
     var record: AppRecord {
         AppRecord(
             id: id, secret: secret, name: name, businessID: businessId,
             redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0,
-            urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init), requiresAppSecretProof: requiresAppsecretProof != 0
+            urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init), requiresAppSecretProof: requiresAppsecretProof != 0,
+            deauthorizeCallbackURL: deauthorizeCallbackUrl.isEmpty ? nil : deauthorizeCallbackUrl,
+            dataDeletionCallbackURL: dataDeletionCallbackUrl.isEmpty ? nil : dataDeletionCallbackUrl
         )
     }
 }

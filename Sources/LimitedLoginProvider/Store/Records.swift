@@ -16,10 +16,16 @@ package struct AppRecord: Sendable, Equatable {
     package var urlSchemeSuffixes: [String]
     /// "Require App Secret": Graph calls with a person's token must carry `appsecret_proof`.
     package var requiresAppSecretProof: Bool
+    /// The Deauthorize Callback URL: a `signed_request` is posted there when a person removes the app.
+    package var deauthorizeCallbackURL: String?
+    /// The Data Deletion Request Callback URL: a `signed_request` is posted there when a person asks for
+    /// their data to be deleted; the app answers `{url, confirmation_code}`.
+    package var dataDeletionCallbackURL: String?
 
     package init(
         id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false,
-        urlSchemeSuffixes: [String] = [], requiresAppSecretProof: Bool = false
+        urlSchemeSuffixes: [String] = [], requiresAppSecretProof: Bool = false, deauthorizeCallbackURL: String? = nil,
+        dataDeletionCallbackURL: String? = nil
     ) {
         self.id = id
         self.secret = secret
@@ -29,6 +35,8 @@ package struct AppRecord: Sendable, Equatable {
         self.isGaming = isGaming
         self.urlSchemeSuffixes = urlSchemeSuffixes
         self.requiresAppSecretProof = requiresAppSecretProof
+        self.deauthorizeCallbackURL = deauthorizeCallbackURL
+        self.dataDeletionCallbackURL = dataDeletionCallbackURL
     }
 
     /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.

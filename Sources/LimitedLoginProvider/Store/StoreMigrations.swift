@@ -19,6 +19,7 @@ enum StoreMigrations {
         StoreMigration(name: "0006_require_app_secret", apply: addRequireAppSecret),
         StoreMigration(name: "0007_compact_used_forms", apply: compactUsedForms),
         StoreMigration(name: "0008_sessions_by_person", apply: indexSessionsByPerson),
+        StoreMigration(name: "0009_app_callbacks", apply: addAppCallbacks),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -182,6 +183,31 @@ enum StoreMigrations {
     private static func indexSessionsByPerson(_ db: any SQLDatabase) async throws {
         try await db.alter(table: "ll_sessions").column("created_us", type: .bigint, .notNull, .default(0)).run()
         try await db.create(index: "ll_sessions_person").on("ll_sessions").column("user_id").column("created_us").run()
+    }
+
+    /// The apps' Deauthorize and Data Deletion Request callback URLs, and every delivery to them
+    /// (``CallbackDelivery``): what was posted, how often, what came back.
+    private static func addAppCallbacks(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_apps").column("deauthorize_callback_url", type: .text, .notNull, .default("")).run()
+        try await db.alter(table: "ll_apps").column("data_deletion_callback_url", type: .text, .notNull, .default("")).run()
+        try await db.create(table: "ll_callback_deliveries")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("app_id", type: .text, .notNull)
+            .column("kind", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("url", type: .text, .notNull)
+            .column("signed_request", type: .text, .notNull)
+            .column("status", type: .text, .notNull)
+            .column("attempts", type: .bigint, .notNull)
+            .column("next_attempt_at", type: .bigint)
+            .column("last_error", type: .text)
+            .column("response_status", type: .bigint)
+            .column("confirmation_code", type: .text)
+            .column("status_url", type: .text)
+            .column("created_at", type: .bigint, .notNull)
+            .column("updated_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(index: "ll_callback_deliveries_created").on("ll_callback_deliveries").column("created_at").run()
     }
 
     /// Applies every migration not yet recorded, in order.

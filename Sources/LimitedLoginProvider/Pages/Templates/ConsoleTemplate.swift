@@ -23,7 +23,7 @@ extension PageTemplates {
         <main class="wide">
         <h1 id="title">Console</h1>
         <nav class="console" aria-label="Console sections">
-        <a href="#apps">Apps</a><a href="#users">Test users</a><a href="#friends">Friendships</a><a href="#grants">Grants</a><a href="#keys">Signing keys</a><a href="#harness">Clock and scenarios</a><a href="#mint">Mint a token</a><a href="#logins">Recent logins</a><a href="/">Home</a>
+        <a href="#apps">Apps</a><a href="#users">Test users</a><a href="#friends">Friendships</a><a href="#grants">Grants</a><a href="#keys">Signing keys</a><a href="#harness">Clock and scenarios</a><a href="#mint">Mint a token</a><a href="#logins">Recent logins</a><a href="#deliveries">Callback deliveries</a><a href="/">Home</a>
         </nav>
         <form method="post" action="/_console/signout" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><button type="submit" class="small" id="console-signout">Sign out</button></form>
         {{#notice}}<p class="notice" id="notice" role="status">{{{notice}}}</p>{{/notice}}
@@ -43,6 +43,8 @@ extension PageTemplates {
         <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label><br>
         <input type="hidden" name="gaming_shown" value="1"><label class="inline"><input type="checkbox" name="gaming" value="1"{{#gaming}} checked{{/gaming}}> A gaming app (<code>graph_domain=gaming</code>)</label>
         <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"{{#requiresProof}} checked{{/requiresProof}}> Require App Secret (Graph calls with a person's token carry <code>appsecret_proof</code>)</label>
+        <label for="app-deauthorize-{{{id}}}">Deauthorize callback URL (empty: none)</label><input type="url" id="app-deauthorize-{{{id}}}" name="deauthorize_callback_url" value="{{{deauthorizeURL}}}">
+        <label for="app-deletion-{{{id}}}">Data deletion request callback URL (empty: none)</label><input type="url" id="app-deletion-{{{id}}}" name="data_deletion_callback_url" value="{{{dataDeletionURL}}}">
         <p><button type="submit" class="small">Save</button></p>
         </form>
         <form method="post" action="/_console/actions/move-app">
@@ -66,6 +68,8 @@ extension PageTemplates {
         <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
         <label class="inline"><input type="checkbox" name="gaming" value="1"> A gaming app (<code>graph_domain=gaming</code>; <code>gaming_profile</code> and <code>gaming_user_picture</code>)</label>
         <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"> Require App Secret (<code>appsecret_proof</code> on Graph calls)</label>
+        <label for="new-app-deauthorize">Deauthorize callback URL (optional)</label><input type="url" id="new-app-deauthorize" name="deauthorize_callback_url">
+        <label for="new-app-deletion">Data deletion request callback URL (optional)</label><input type="url" id="new-app-deletion" name="data_deletion_callback_url">
         <button type="submit" class="primary" id="create-app-button">Create app</button>
         </form>
         </details>
@@ -137,7 +141,8 @@ extension PageTemplates {
         <td>{{#granted}}<form method="post" action="/_console/actions/revoke-permission" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><input type="hidden" name="permission" value="{{{name}}}"><code>{{{name}}}</code>{{#revocable}} <button type="submit" class="small" data-revoke="{{{name}}}" aria-label="Revoke {{{name}}}">Revoke</button>{{/revocable}}</form><br>{{/granted}}</td>
         <td>{{#declined}}<code>{{{.}}}</code><br>{{/declined}}</td><td>{{{state}}}</td>
         <td>{{#installed}}<form method="post" action="/_console/actions/uninstall" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Uninstall</button></form>
-        <form method="post" action="/_console/actions/expire-data-access" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Expire data access</button></form>{{/installed}}</td></tr>
+        <form method="post" action="/_console/actions/expire-data-access" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Expire data access</button></form>{{/installed}}
+        <form method="post" action="/_console/actions/request-data-deletion" class="inline"><input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{appID}}}"><input type="hidden" name="user_id" value="{{{userID}}}"><button type="submit" class="small">Request data deletion</button></form></td></tr>
         {{/grants}}
         </table></div>
         {{^grants}}<p>No one has logged in to an app yet.</p>{{/grants}}
@@ -196,6 +201,16 @@ extension PageTemplates {
         {{/logins}}
         </table></div>
         {{^logins}}<p id="no-logins">No login completed since this node started.</p>{{/logins}}
+
+        <h2 id="deliveries">Callback deliveries</h2>
+        <p>The last 50 posts of an app's deauthorize or data deletion callback, newest first: each is tried again after {{{retryDelays}}} before it is marked failed.</p>
+        <div class="scroll" role="region" aria-label="Callback deliveries (scrolls sideways)" tabindex="0"><table id="deliveries-table">
+        <tr><th scope="col">Time</th><th scope="col">App</th><th scope="col">Callback</th><th scope="col">Test user</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th></tr>
+        {{#deliveries}}
+        <tr class="delivery" data-delivery-id="{{{id}}}" data-status="{{{status}}}"><td>{{{time}}}</td><td><code>{{{appID}}}</code></td><td>{{{kind}}}</td><td><code>{{{userID}}}</code></td><td><code>{{{url}}}</code></td><td>{{{status}}}</td><td>{{{attempts}}}</td><td>{{{lastError}}}{{{confirmation}}}</td></tr>
+        {{/deliveries}}
+        </table></div>
+        {{^deliveries}}<p id="no-deliveries">No callback delivered yet.</p>{{/deliveries}}
         </main>
         </body>
         </html>

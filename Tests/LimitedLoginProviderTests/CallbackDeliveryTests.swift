@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LimitedLoginCore
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Synchronization
+import Testing
+
+@testable import LimitedLoginProvider
+
+/// Issue #33: the apps' Deauthorize and Data Deletion Request callbacks, posted to a real receiver on
+/// loopback that checks each `signed_request` with the app secret, retried on failure, each delivery in
+/// `GET /_admin/deliveries` with its outcome.
+@Suite("App callbacks: deauthorize and data deletion")
+struct CallbackDeliveryTests {
+    /// What the receiver got: the form bodies, in order.
+    final class Received: Sendable {
+        let bodies = Mutex<[String]>([])
+        var all: [String] { bodies.withLock { $0 } }
+    }
+
+    /// A receiver at `/callback` answering each post with the next of `answers` (the last one repeats).
+    func withReceiver(
+        answers: [(HTTPResponse.Status, String)], _ body: @Sendable (_ url: String, _ received: Received) async throws -> Void
+    ) async throws {
+        let received = Received()
+        let router = Router()
+        router.post("/callback") { request, _ -> Response in
+            let text = String(buffer: try await request.body.collect(upTo: 1 << 16))
+            let index = received.bodies.withLock { bodies in
+                bodies.append(text)
+                return bodies.count - 1
+            }
+            let (status, answer) = answers[min(index, answers.count - 1)]
+            return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer)))
+        }
+        try await withLoopbackServer(router) { port in try await body("http://127.0.0.1:\(port)/callback", received) }
+    }
+
+    func configuration() -> ProviderConfiguration {
+        var configuration = harnessConfiguration()
+        configuration.callbackRetryDelays = [.milliseconds(50), .milliseconds(50), .milliseconds(50)]
+        // A port nothing listens on is retried by the HTTP client until the attempt's time is up.
+        configuration.callbackAttemptTimeout = .seconds(1)
+        return configuration
+    }
+
+    /// The payload of a form body's `signed_request`, after checking its signature with the app secret as an
+    /// app's server does: `base64url(HMAC-SHA256(payload segment, secret)) "." payload segment`.
+    func verifiedPayload(_ form: String, secret: String = TestFixtures.appSecret) throws -> JSONObject {
+        let signedRequest = try #require(try FormParameters(encoded: form).single("signed_request"))
+        let parts = signedRequest.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try #require(parts.count == 2)
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(parts[1].utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        #expect(Base64URL.encode(Array(mac)) == parts[0], "the signature is the HMAC of the payload with the app secret")
+        return try #require(try StrictJSONParser().parse(try Base64URL.decode(parts[1])).objectValue)
+    }
+
+    /// The delivery once it is no longer pending (at most 60 s).
+    func settled(_ client: any TestClientProtocol) async throws -> JSONObject {
+        for _ in 0..<1200 {
+            let list = try await admin(client, "/_admin/deliveries")
+            let first = try #require(list.object["deliveries"]?.arrayValue?.first?.objectValue, "no delivery: \(list.object)")
+            if first["status"] != "pending" { return first }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the delivery stayed pending")
+        return [:]
+    }
+
+    func setCallbacks(_ client: any TestClientProtocol, deauthorize: String? = nil, dataDeletion: String? = nil) async throws {
+        var body: JSONObject = [:]
+        if let deauthorize { body["deauthorize_callback_url"] = .string(deauthorize) }
+        if let dataDeletion { body["data_deletion_callback_url"] = .string(dataDeletion) }
+        let reply = try await admin(
+            client, "/_admin/apps/\(TestFixtures.appID)", method: .post,
+            json: String(decoding: JSONSerializer.serialize(.object(body)), as: UTF8.self))
+        try #require(reply.status == .ok, "\(reply.object)")
+    }
+
+    @Test("removing the app through the Graph API posts a signed_request the app secret verifies, with the app-scoped user_id")
+    func deauthorizeOnGraphRemoval() async throws {
+        try await withReceiver(answers: [(.ok, "{}")]) { url, received in
+            try await withProvider(configuration()) { client, provider in
+                try await setCallbacks(client, deauthorize: url)
+                let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                let removed = try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)", method: .delete)
+                #expect(removed.object == ["success": true])
+                let delivery = try await settled(client)
+                #expect(delivery["status"] == "delivered" && delivery["attempts"] == 1 && delivery["kind"] == "deauthorize")
+                #expect(delivery["response_status"] == 200 && delivery["url"] == .string(url))
+                let payload = try verifiedPayload(try #require(received.all.first))
+                #expect(payload["algorithm"] == "HMAC-SHA256")
+                let asid = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
+                #expect(payload["user_id"] == .string(asid))
+                #expect(payload["issued_at"]?.numberValue != nil)
+                #expect(received.all.count == 1)
+            }
+        }
+    }
+
+    @Test("an app that answers 500 twice is posted to again and delivered on the third attempt; the admin API's uninstall posts too")
+    func retriedUntilDelivered() async throws {
+        try await withReceiver(answers: [(.internalServerError, "no"), (.internalServerError, "no"), (.ok, "")]) { url, received in
+            try await withProvider(configuration()) { client, _ in
+                try await setCallbacks(client, deauthorize: url)
+                _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                #expect(try await admin(client, "/_admin/grants/\(TestFixtures.appID)/\(TestFixtures.alice)", method: .delete).status == .ok)
+                let delivery = try await settled(client)
+                #expect(delivery["status"] == "delivered" && delivery["attempts"] == 3, "\(delivery)")
+                #expect(received.all.count == 3)
+                #expect(Set(received.all).count == 1, "each attempt posts the same signed_request")
+            }
+        }
+    }
+
+    @Test("a callback URL nothing listens on: tried once and after each delay, then failed with the reason; kept in the list")
+    func downURLFails() async throws {
+        // A port that was free a moment ago: nothing listens on it.
+        let port = try await withLoopbackServer(Router()) { $0 }
+        try await withProvider(configuration()) { client, _ in
+            try await setCallbacks(client, deauthorize: "http://127.0.0.1:\(port)/gone")
+            _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+            #expect(try await admin(client, "/_admin/grants/\(TestFixtures.appID)/\(TestFixtures.alice)", method: .delete).status == .ok)
+            let delivery = try await settled(client)
+            #expect(delivery["status"] == "failed" && delivery["attempts"] == 4, "\(delivery)")
+            #expect(delivery["last_error"]?.stringValue?.hasPrefix("no answer: ") == true, "\(delivery)")
+            #expect(delivery["response_status"] == nil)
+        }
+    }
+
+    @Test("a data deletion request posts to the app's URL and records its url and confirmation_code; an answer without them fails")
+    func dataDeletion() async throws {
+        try await withReceiver(answers: [(.ok, #"{"url": "https://app.example/deletion?id=abc123", "confirmation_code": "abc123"}"#)]) {
+            url, received in
+            try await withProvider(configuration()) { client, provider in
+                try await setCallbacks(client, dataDeletion: url)
+                _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                let requested = try await admin(
+                    client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "alice@example.com"}"#)
+                #expect(requested.status == .accepted && requested.object["kind"] == "data_deletion", "\(requested.object)")
+                let delivery = try await settled(client)
+                #expect(delivery["status"] == "delivered" && delivery["confirmation_code"] == "abc123")
+                #expect(delivery["status_url"] == "https://app.example/deletion?id=abc123")
+                let payload = try verifiedPayload(try #require(received.all.first))
+                #expect(payload["user_id"] == .string(try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)))
+            }
+        }
+        try await withReceiver(answers: [(.ok, "thanks")]) { url, received in
+            try await withProvider(configuration()) { client, _ in
+                try await setCallbacks(client, dataDeletion: url)
+                _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                _ = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "100001"}"#)
+                let delivery = try await settled(client)
+                #expect(delivery["status"] == "failed" && delivery["attempts"] == 4)
+                #expect(delivery["last_error"] == "answered 200 without a JSON object holding url and confirmation_code")
+                #expect(received.all.count == 4)
+            }
+        }
+    }
+
+    @Test("a delivery left pending when the provider stopped is delivered when it starts again")
+    func resumedAtStart() async throws {
+        try await withReceiver(answers: [(.ok, "")]) { url, received in
+            var configuration = configuration()
+            configuration.store = .sqliteFile(path: temporaryDatabasePath())
+            // A first run records the delivery; its attempt is held back as if the provider had stopped first.
+            let first = try await LimitedLoginProvider.prepare(configuration, logger: TestFixtures.quietLogger)
+            let now = ProviderTime.systemNow()
+            try await first.store.saveNewDelivery(
+                CallbackDelivery(
+                    id: "42", appID: TestFixtures.appID, kind: .deauthorize, userID: TestFixtures.alice, url: url, signedRequest: "sig.payload",
+                    status: .pending, attempts: 1, nextAttemptAt: now, lastError: "answered 503", responseStatus: 503, confirmationCode: nil,
+                    statusURL: nil, createdAt: now, updatedAt: now))
+            await first.store.close()
+            try await withProvider(configuration) { client, _ in
+                let delivery = try await settled(client)
+                #expect(delivery["id"] == "42" && delivery["status"] == "delivered" && delivery["attempts"] == 2, "\(delivery)")
+                #expect(received.all == ["signed_request=sig.payload"])
+            }
+        }
+    }
+
+    @Test("the console sets an app's callbacks, requests a data deletion from a grant's row and lists the delivery")
+    func console() async throws {
+        try await withReceiver(answers: [(.ok, #"{"url": "https://app.example/d", "confirmation_code": "c0de"}"#)]) { url, _ in
+            try await withProvider(configuration()) { client, _ in
+                _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                let browser = DialogBrowser(client: client)
+                let page = try await ConsoleTests.signIn(browser)
+                let csrf = try #require(page.hiddenInput("csrf"))
+                let edited = try await ConsoleTests.act(
+                    browser, "edit-app", csrf: csrf,
+                    [("app_id", TestFixtures.appID), ("data_deletion_callback_url", url), ("deauthorize_callback_url", "")])
+                #expect(edited.status == .seeOther, "\(edited.body.prefix(300))")
+                let requested = try await ConsoleTests.act(
+                    browser, "request-data-deletion", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice)])
+                #expect(requested.status == .seeOther, "\(requested.body.prefix(300))")
+                _ = try await settled(client)
+                let after = try await browser.get("/_console")
+                #expect(
+                    after.body.contains(
+                        #"id="app-deletion-\#(TestFixtures.appID)" name="data_deletion_callback_url" value="\#(HTMLEscaping.escape(url))""#))
+                #expect(
+                    after.body.contains(#"data-status="delivered""#) && after.body.contains("c0de (https://app.example/d)"),
+                    "\(after.body.suffix(1500))")
+            }
+        }
+    }
+
+    @Test("refused: a callback URL that is not http(s), a data deletion without a URL, for an unknown person or one who never logged in")
+    func refusals() async throws {
+        try await withProvider(configuration()) { client, _ in
+            let bad = try await admin(
+                client, "/_admin/apps/\(TestFixtures.appID)", method: .post, json: #"{"deauthorize_callback_url": "ftp://app.example/x"}"#)
+            #expect(bad.status == .badRequest)
+            #expect(bad.message?.contains("deauthorize_callback_url \"ftp://app.example/x\" must be an http or https URL") == true, "\(bad.object)")
+            let noURL = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "100001"}"#)
+            #expect(
+                noURL.status == .badRequest
+                    && noURL.message == "App \(TestFixtures.appID) has no data deletion callback URL (data_deletion_callback_url).")
+            try await setCallbacks(client, dataDeletion: "http://127.0.0.1:9/x")
+            let unknown = try await admin(
+                client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "nobody@example.com"}"#)
+            #expect(unknown.status == .notFound && unknown.message == "No test user with ID or email nobody@example.com.")
+            let never = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "100001"}"#)
+            #expect(
+                never.status == .badRequest
+                    && never.message?.hasSuffix("never logged in to app \(TestFixtures.appID): it holds no data of theirs.") == true)
+            let list = try await admin(client, "/_admin/deliveries")
+            #expect(list.object["deliveries"] == .array([]), "nothing was posted")
+            // Cleared with an empty string.
+            try await setCallbacks(client, dataDeletion: "")
+            let app = try await admin(client, "/_admin/apps")
+            let mine = (app.object["apps"]?.arrayValue ?? []).compactMap(\.objectValue).first { $0["id"] == .string(TestFixtures.appID) }
+            #expect(mine?["data_deletion_callback_url"] == nil, "\(String(describing: mine))")
+        }
+    }
+}
