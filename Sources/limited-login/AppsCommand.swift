@@ -6,8 +6,8 @@ import LimitedLoginProvider
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
-        abstract: "List, create, delete or move a running provider's apps (through its admin API).",
-        subcommands: [List.self, Create.self, Delete.self, Move.self]
+        abstract: "List, create, delete or move a running provider's apps, or give people roles on them (through its admin API).",
+        subcommands: [List.self, Create.self, Delete.self, Move.self, Role.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -41,13 +41,19 @@ struct AppsCommand: AsyncParsableCommand {
             name: .customLong("data-deletion-callback-url"),
             help: "Where a signed_request is posted when a person asks for their data to be deleted (the app answers {url, confirmation_code}).")
         var dataDeletionCallbackURL: String?
+        @Option(help: "live (default: every test user can log in) or development (only people given a role with 'apps role').")
+        var mode: String?
+
+        func validate() throws {
+            if let mode, mode != "live", mode != "development" { throw ValidationError("--mode must be live or development.") }
+        }
 
         func run() async throws {
             // The admin API's shape for a new app is the fixtures file's (ProviderFixtures.App), sent as it encodes.
             let app = ProviderFixtures.App(
                 id: id, secret: secret, name: name, redirectURIs: redirectURIs, businessID: businessID,
                 urlSchemeSuffixes: urlSchemeSuffixes.isEmpty ? nil : urlSchemeSuffixes, requireAppSecretProof: requireAppSecretProof ? true : nil,
-                deauthorizeCallbackURL: deauthorizeCallbackURL, dataDeletionCallbackURL: dataDeletionCallbackURL
+                deauthorizeCallbackURL: deauthorizeCallbackURL, dataDeletionCallbackURL: dataDeletionCallbackURL, mode: mode
             )
             try await AdminRequest.run(connection, output, path: "/_admin/apps", method: .POST, body: try .model(app)) {
                 "Created app \(id).\n" + AdminOutput.fields($0)
@@ -77,6 +83,39 @@ struct AppsCommand: AsyncParsableCommand {
             let body: JSONValue = .object(["business_id": businessID.map { .string($0) } ?? .null])
             try await AdminRequest.run(connection, output, path: "/_admin/apps/\(id)/business", method: .POST, body: .json(body)) {
                 "Moved app \(id) to \(businessID.map { "business \($0)" } ?? "no business").\n" + AdminOutput.fields($0)
+            }
+        }
+    }
+
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "role",
+            abstract:
+                "Give a test user a role on an app (admin, developer or tester), or take it away with --remove: an app in Development mode lets in only people with a role."
+        )
+        @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
+        @Argument(help: "The app ID.") var id: String
+        @Argument(help: "The test user's ID or email.") var user: String
+        @Argument(help: "admin, developer or tester (leave out with --remove).") var role: String?
+        @Flag(help: "Take the user's role away.") var remove = false
+
+        func validate() throws {
+            if remove, role != nil { throw ValidationError("Give a role or --remove, not both.") }
+            if !remove {
+                guard let role else { throw ValidationError("Give the role (admin, developer or tester), or --remove.") }
+                guard ["admin", "developer", "tester"].contains(role) else { throw ValidationError("The role must be admin, developer or tester.") }
+            }
+        }
+
+        func run() async throws {
+            let path = "/_admin/apps/\(id)/roles/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user)
+            if remove {
+                try await AdminRequest.run(connection, output, path: path, method: .DELETE) { _ in "Took \(user)'s role on app \(id) away." }
+            } else {
+                try await AdminRequest.run(connection, output, path: path, method: .PUT, body: .json(.object(["role": .string(role ?? "")]))) { _ in
+                    "\(user) is now \(role ?? "") of app \(id)."
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ struct AdminController: Sendable {
         AdminDirectoryController(services: services).addRoutes(to: router)
         AdminGrantController(services: services).addRoutes(to: router)
         AdminCallbackController(services: services).addRoutes(to: router)
+        AdminAppRoleController(services: services).addRoutes(to: router)
         AdminClockController(services: services).addRoutes(to: router)
         AdminScenarioController(services: services).addRoutes(to: router)
         AdminFaultController(services: services).addRoutes(to: router)

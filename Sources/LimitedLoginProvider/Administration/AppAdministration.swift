@@ -24,7 +24,7 @@ extension AdminOperations {
         guard var app = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
         guard edit != AppEdit(newSecret: false), edit != AppEdit() else {
             throw AdminError.badRequest(
-                "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming, require_appsecret_proof, deauthorize_callback_url and data_deletion_callback_url."
+                "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming, require_appsecret_proof, deauthorize_callback_url, data_deletion_callback_url and mode."
             )
         }
         if let name = edit.name { app.name = name }
@@ -34,6 +34,10 @@ extension AdminOperations {
         if let required = edit.requireAppSecretProof { app.requiresAppSecretProof = required }
         if let url = edit.deauthorizeCallbackURL { app.deauthorizeCallbackURL = url.isEmpty ? nil : url }
         if let url = edit.dataDeletionCallbackURL { app.dataDeletionCallbackURL = url.isEmpty ? nil : url }
+        if let mode = edit.mode {
+            guard let parsed = AppMode(rawValue: mode) else { throw AdminError.badRequest("The mode \"\(mode)\" must be development or live.") }
+            app.mode = parsed
+        }
         if edit.newSecret == true { app.secret = RandomIdentifiers.appSecret() }
         // Checked as a new app is: the same rules, whichever field changed.
         let shape = ProviderFixtures.App(record: app)

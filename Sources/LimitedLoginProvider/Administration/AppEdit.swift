@@ -2,7 +2,7 @@ import LimitedLoginJOSE
 
 /// `POST /_admin/apps/:id`: any of `name`, `redirect_uris` and `url_scheme_suffixes` (each replacing its list),
 /// `new_secret: true`, `gaming`, `require_appsecret_proof`, `deauthorize_callback_url` and
-/// `data_deletion_callback_url` (an empty string removes a callback).
+/// `data_deletion_callback_url` (an empty string removes a callback), `mode` (`development` or `live`).
 struct AppEdit: Sendable, Equatable, Decodable {
     var name: String?
     var redirectURIs: [String]?
@@ -12,6 +12,7 @@ struct AppEdit: Sendable, Equatable, Decodable {
     var requireAppSecretProof: Bool?
     var deauthorizeCallbackURL: String?
     var dataDeletionCallbackURL: String?
+    var mode: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, gaming
@@ -21,6 +22,7 @@ struct AppEdit: Sendable, Equatable, Decodable {
         case requireAppSecretProof = "require_appsecret_proof"
         case deauthorizeCallbackURL = "deauthorize_callback_url"
         case dataDeletionCallbackURL = "data_deletion_callback_url"
+        case mode
     }
 
     init(name: String? = nil, redirectURIs: [String]? = nil, newSecret: Bool? = nil, gaming: Bool? = nil, urlSchemeSuffixes: [String]? = nil) {

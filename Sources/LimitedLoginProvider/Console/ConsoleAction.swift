@@ -68,7 +68,7 @@ struct ConsoleAction: Sendable {
                 urlSchemeSuffixes: field.lines("url_scheme_suffixes").isEmpty ? nil : field.lines("url_scheme_suffixes"),
                 requireAppSecretProof: field.optional("require_appsecret_proof") == "1" ? true : nil,
                 deauthorizeCallbackURL: field.optional("deauthorize_callback_url"),
-                dataDeletionCallbackURL: field.optional("data_deletion_callback_url")
+                dataDeletionCallbackURL: field.optional("data_deletion_callback_url"), mode: field.optional("mode")
             )
             return ConsoleAction(name: name) { try await $0.createApp(app) }
         case "edit-app":
@@ -80,12 +80,18 @@ struct ConsoleAction: Sendable {
             if form.all("deauthorize_callback_url").count == 1 { edit.deauthorizeCallbackURL = field.optional("deauthorize_callback_url") ?? "" }
             if form.all("data_deletion_callback_url").count == 1 { edit.dataDeletionCallbackURL = field.optional("data_deletion_callback_url") ?? "" }
             if field.optional("new_secret") == "1" { edit.newSecret = true }
+            edit.mode = field.optional("mode")
+            let roles: [String]? = form.all("roles").count == 1 ? field.lines("roles") : nil
             // The edit form always sends `gaming_shown`, so an unticked box (gaming, Require App Secret) turns its flag off.
             if field.optional("gaming_shown") == "1" {
                 edit.gaming = field.optional("gaming") == "1"
                 edit.requireAppSecretProof = field.optional("require_appsecret_proof") == "1"
             }
-            return ConsoleAction(name: name) { [edit] in try await $0.editApp(id: id, edit) }
+            return ConsoleAction(name: name) { [edit] (operations: AdminOperations) async throws -> Void in
+                // The roles first: a line that does not fit changes nothing.
+                if let roles { try await operations.replaceRoles(appID: id, lines: roles) }
+                if edit != AppEdit(name: nil) { _ = try await operations.editApp(id: id, edit) }
+            }
         case "move-app":
             let id = try field.id("app_id")
             let business = field.optional("business_id")

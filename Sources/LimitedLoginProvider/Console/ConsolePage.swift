@@ -13,6 +13,15 @@ struct ConsolePage: Sendable {
     ) async throws -> Response {
         let store = services.store
         let apps = try await store.apps()
+        // Each app's roles as the edit form takes them: `<email> <role>` per line.
+        var roleLines: [String: String] = [:]
+        for app in apps {
+            var lines: [String] = []
+            for (userID, role) in try await store.roles(appID: app.id) {
+                lines.append("\(try await store.user(id: userID)?.email ?? userID) \(role.rawValue)")
+            }
+            roleLines[app.id] = lines.joined(separator: "\n")
+        }
         let users = try await store.users()
         let names = Dictionary(users.map { ($0.id, $0.fullName) }, uniquingKeysWith: { first, _ in first })
         let appNames = Dictionary(apps.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -55,6 +64,7 @@ struct ConsolePage: Sendable {
                     "suffixURIs": app.urlSchemeSuffixes.map { "fb\(app.id)\($0)://authorize/" },
                     "suffixText": app.urlSchemeSuffixes.joined(separator: "\n"), "requiresProof": app.requiresAppSecretProof,
                     "deauthorizeURL": app.deauthorizeCallbackURL ?? "", "dataDeletionURL": app.dataDeletionCallbackURL ?? "",
+                    "isDevelopment": app.mode == .development, "rolesText": roleLines[app.id] ?? "",
                 ]
             },
             "users": userRows, "friendships": friendships, "grants": grants,

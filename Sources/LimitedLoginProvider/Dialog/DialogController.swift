@@ -60,6 +60,7 @@ struct DialogController: Sendable {
         guard let user else {
             return try await signInPage(dialog, request: request, errorMessage: nil, email: nil, status: .ok)
         }
+        if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
         if let answer = try completion.scenarioAnswer(dialog, user: user, afterPost: false) { return answer }
         let (grant, friends) = try await services.store.grantAndVisibleFriends(appID: dialog.app.id, userID: user.id)
         if dialog.authType == nil, let grant, LoginCompletion.hasDecided(grant, on: dialog) {
@@ -70,7 +71,7 @@ struct DialogController: Sendable {
 
     /// `prompt=none`: answer without showing anything.
     private func silent(_ dialog: DialogRequest, user: TestUserRecord?) async throws -> Response {
-        guard let user else {
+        guard let user, try await developmentModeRefusal(dialog, user: user) == nil else {
             return try responder.respond(dialog.target, error: .loginRequired, afterPost: false)
         }
         if let hint = dialog.idTokenHint {
@@ -115,6 +116,7 @@ struct DialogController: Sendable {
         if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: session) {
             return try errorPage(refusal)
         }
+        if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
         switch try value(form, "action") {
         case "continue"?:
             let ticked = Set(form.all("permission").map { Permission(name: $0) })
@@ -132,6 +134,19 @@ struct DialogController: Sendable {
             return try errorPage(.badRequest("The consent form needs action=continue, action=cancel or action=switch."))
         }
     }
+
+    /// An app in Development mode lets in only the people with a role on it (docs/BEHAVIOUR.md, section 2),
+    /// with the real service's page for the others.
+    func developmentModeRefusal(_ dialog: DialogRequest, user: TestUserRecord) async throws -> DialogPageError? {
+        guard dialog.app.mode == .development, try await services.store.role(appID: dialog.app.id, userID: user.id) == nil else { return nil }
+        return Self.appNotSetUp
+    }
+
+    static let appNotSetUp = DialogPageError(
+        status: 403, title: "App not set up",
+        message:
+            "This app is still in development mode, and you don't have access to it. Switch to a registered test user or ask an app admin for permissions."
+    )
 
     // MARK: - Pages
 

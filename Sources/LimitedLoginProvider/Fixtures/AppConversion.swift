@@ -10,7 +10,7 @@ extension ProviderFixtures.App {
             id: app.id, secret: app.secret, name: app.name, redirectURIs: app.redirectURIs, businessID: app.businessID,
             gaming: app.isGaming ? true : nil, urlSchemeSuffixes: app.urlSchemeSuffixes.isEmpty ? nil : app.urlSchemeSuffixes,
             requireAppSecretProof: app.requiresAppSecretProof ? true : nil, deauthorizeCallbackURL: app.deauthorizeCallbackURL,
-            dataDeletionCallbackURL: app.dataDeletionCallbackURL
+            dataDeletionCallbackURL: app.dataDeletionCallbackURL, mode: app.mode == .development ? AppMode.development.rawValue : nil
         )
     }
 
@@ -30,7 +30,8 @@ extension AppRecord {
             id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID, redirectURIs: app.redirectURIs ?? [],
             isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? [], requiresAppSecretProof: app.requireAppSecretProof ?? false,
             deauthorizeCallbackURL: app.deauthorizeCallbackURL?.isEmpty == true ? nil : app.deauthorizeCallbackURL,
-            dataDeletionCallbackURL: app.dataDeletionCallbackURL?.isEmpty == true ? nil : app.dataDeletionCallbackURL
+            dataDeletionCallbackURL: app.dataDeletionCallbackURL?.isEmpty == true ? nil : app.dataDeletionCallbackURL,
+            mode: app.mode.flatMap(AppMode.init(rawValue:)) ?? .live
         )
     }
 }

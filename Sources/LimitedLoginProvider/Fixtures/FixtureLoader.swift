@@ -39,6 +39,18 @@ struct FixtureLoader: Sendable {
                 }
             }
         }
+        // Roles name people by ID or email, so they follow the users.
+        for app in fixtures.apps {
+            for (person, name) in (app.roles ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let role = AppRole(rawValue: name) else { continue }
+                var userID = idsByKey[person] ?? idsByKey[person.lowercased()]
+                if userID == nil { userID = try await store.user(idOrEmail: person)?.id }
+                guard let userID else {
+                    throw FixturesError.invalid("app \(app.id) gives a role to an unknown user \"\(person)\"")
+                }
+                try await store.setRole(appID: app.id, userID: userID, role: role)
+            }
+        }
         try await StateImport(store: store, logger: logger).load(fixtures)
     }
 

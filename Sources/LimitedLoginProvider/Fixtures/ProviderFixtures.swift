@@ -55,11 +55,15 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// The Data Deletion Request Callback URL (http or https): a `signed_request` is posted there when a
         /// person asks for their data to be deleted; the app answers `{"url", "confirmation_code"}`.
         public var dataDeletionCallbackURL: String?
+        /// `development` (only the people in `roles` can log in) or `live` (the default: anyone).
+        public var mode: String?
+        /// Roles on the app, by test user ID or email: `admin`, `developer` or `tester`.
+        public var roles: [String: String]?
 
         public init(
             id: String, secret: String? = nil, name: String, redirectURIs: [String]? = nil, businessID: String? = nil, gaming: Bool? = nil,
             urlSchemeSuffixes: [String]? = nil, requireAppSecretProof: Bool? = nil, deauthorizeCallbackURL: String? = nil,
-            dataDeletionCallbackURL: String? = nil
+            dataDeletionCallbackURL: String? = nil, mode: String? = nil, roles: [String: String]? = nil
         ) {
             self.id = id
             self.secret = secret
@@ -71,6 +75,8 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             self.requireAppSecretProof = requireAppSecretProof
             self.deauthorizeCallbackURL = deauthorizeCallbackURL
             self.dataDeletionCallbackURL = dataDeletionCallbackURL
+            self.mode = mode
+            self.roles = roles
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -81,6 +87,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             case requireAppSecretProof = "require_appsecret_proof"
             case deauthorizeCallbackURL = "deauthorize_callback_url"
             case dataDeletionCallbackURL = "data_deletion_callback_url"
+            case mode, roles
         }
 
         /// Why a callback URL cannot be used, or nil: an absolute http or https URL with a host, at most
@@ -363,6 +370,12 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             guard !app.name.isEmpty else { throw .invalid("app \(app.id) has an empty name") }
             for suffix in app.urlSchemeSuffixes ?? [] {
                 if let problem = App.problem(withSuffix: suffix) { throw .invalid("app \(app.id): \(problem)") }
+            }
+            if let mode = app.mode, AppMode(rawValue: mode) == nil {
+                throw .invalid("app \(app.id): mode \"\(mode)\" must be development or live")
+            }
+            for (user, role) in (app.roles ?? [:]).sorted(by: { $0.key < $1.key }) where AppRole(rawValue: role) == nil {
+                throw .invalid("app \(app.id): the role \"\(role)\" of \(user) must be admin, developer or tester")
             }
             for (name, url) in [
                 ("deauthorize_callback_url", app.deauthorizeCallbackURL), ("data_deletion_callback_url", app.dataDeletionCallbackURL),

@@ -16,7 +16,13 @@ struct StateExport: Sendable {
     func fixtures(includingKeys: Bool) async throws -> ProviderFixtures {
         // By ID, not by creation time: an import creates everything in the same second, so only an order that
         // does not depend on when rows were made survives an export, an import and a second export.
-        let apps = try await store.apps().sorted { $0.id < $1.id }.map(ProviderFixtures.App.init(record:))
+        var apps: [ProviderFixtures.App] = []
+        for record in try await store.apps().sorted(by: { $0.id < $1.id }) {
+            var app = ProviderFixtures.App(record: record)
+            let roles = try await store.roles(appID: record.id)
+            if !roles.isEmpty { app.roles = Dictionary(uniqueKeysWithValues: roles.map { ($0.userID, $0.role.rawValue) }) }
+            apps.append(app)
+        }
         var users: [ProviderFixtures.User] = []
         for user in try await store.users().sorted(by: { $0.id < $1.id }) {
             var entry = ProviderFixtures.User(record: user, friends: try await store.friendIDs(of: user.id))

@@ -36,7 +36,7 @@ extension ProviderStore {
                 .set("is_gaming", to: Int64(app.isGaming ? 1 : 0)).set("url_scheme_suffixes", to: app.urlSchemeSuffixes.joined(separator: "\n"))
                 .set("requires_appsecret_proof", to: Int64(app.requiresAppSecretProof ? 1 : 0))
                 .set("deauthorize_callback_url", to: app.deauthorizeCallbackURL ?? "")
-                .set("data_deletion_callback_url", to: app.dataDeletionCallbackURL ?? "")
+                .set("data_deletion_callback_url", to: app.dataDeletionCallbackURL ?? "").set("mode", to: app.mode.rawValue)
                 .where("id", .equal, app.id).run()
         }
         caches.apps.remove(app.id)

@@ -12,6 +12,7 @@ private struct AppRow: Codable, Sendable {
     var requiresAppsecretProof: Int64
     var deauthorizeCallbackUrl: String
     var dataDeletionCallbackUrl: String
+    var mode: String
 
     init(_ app: AppRecord, createdAt: Int64) {
         id = app.id
@@ -25,6 +26,7 @@ private struct AppRow: Codable, Sendable {
         requiresAppsecretProof = app.requiresAppSecretProof ? 1 : 0
         deauthorizeCallbackUrl = app.deauthorizeCallbackURL ?? ""
         dataDeletionCallbackUrl = app.dataDeletionCallbackURL ?? ""
+        mode = app.mode.rawValue
     }
 
     var record: AppRecord {
@@ -33,7 +35,8 @@ private struct AppRow: Codable, Sendable {
             redirectURIs: redirectUris.split(separator: "\n").map(String.init), isGaming: isGaming != 0,
             urlSchemeSuffixes: urlSchemeSuffixes.split(separator: "\n").map(String.init), requiresAppSecretProof: requiresAppsecretProof != 0,
             deauthorizeCallbackURL: deauthorizeCallbackUrl.isEmpty ? nil : deauthorizeCallbackUrl,
-            dataDeletionCallbackURL: dataDeletionCallbackUrl.isEmpty ? nil : dataDeletionCallbackUrl
+            dataDeletionCallbackURL: dataDeletionCallbackUrl.isEmpty ? nil : dataDeletionCallbackUrl,
+            mode: AppMode(rawValue: mode) ?? .live
         )
     }
 }

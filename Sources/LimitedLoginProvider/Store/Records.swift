@@ -21,11 +21,13 @@ package struct AppRecord: Sendable, Equatable {
     /// The Data Deletion Request Callback URL: a `signed_request` is posted there when a person asks for
     /// their data to be deleted; the app answers `{url, confirmation_code}`.
     package var dataDeletionCallbackURL: String?
+    /// Development (only people with a role on the app can log in) or Live (anyone).
+    package var mode: AppMode
 
     package init(
         id: String, secret: String, name: String, businessID: String? = nil, redirectURIs: [String] = [], isGaming: Bool = false,
         urlSchemeSuffixes: [String] = [], requiresAppSecretProof: Bool = false, deauthorizeCallbackURL: String? = nil,
-        dataDeletionCallbackURL: String? = nil
+        dataDeletionCallbackURL: String? = nil, mode: AppMode = .live
     ) {
         self.id = id
         self.secret = secret
@@ -37,6 +39,7 @@ package struct AppRecord: Sendable, Equatable {
         self.requiresAppSecretProof = requiresAppSecretProof
         self.deauthorizeCallbackURL = deauthorizeCallbackURL
         self.dataDeletionCallbackURL = dataDeletionCallbackURL
+        self.mode = mode
     }
 
     /// The `graph_domain` of this app's logins: `gaming` for a gaming app, else `facebook`.
@@ -162,4 +165,18 @@ package struct SigningKeyRecord: Sendable, Equatable {
     package var signsFrom: Int64
     /// When it stopped signing; nil while it is the current key.
     package var retiredAt: Int64?
+}
+
+/// An app's mode (docs/BEHAVIOUR.md, section 2): in Development only the people with a role on the app
+/// (``AppRole``) can log in to it; Live is open to every test user.
+package enum AppMode: String, Sendable, CaseIterable {
+    case development
+    case live
+}
+
+/// A person's role on an app, which lets them log in while the app is in Development mode.
+package enum AppRole: String, Sendable, CaseIterable {
+    case admin
+    case developer
+    case tester
 }

@@ -20,6 +20,7 @@ enum StoreMigrations {
         StoreMigration(name: "0007_compact_used_forms", apply: compactUsedForms),
         StoreMigration(name: "0008_sessions_by_person", apply: indexSessionsByPerson),
         StoreMigration(name: "0009_app_callbacks", apply: addAppCallbacks),
+        StoreMigration(name: "0010_app_modes_and_roles", apply: addAppModesAndRoles),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -208,6 +209,17 @@ enum StoreMigrations {
             .column("updated_at", type: .bigint, .notNull)
             .run()
         try await db.create(index: "ll_callback_deliveries_created").on("ll_callback_deliveries").column("created_at").run()
+    }
+
+    /// An app's mode (`live` for the apps made before it) and the people's roles on apps.
+    private static func addAppModesAndRoles(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_apps").column("mode", type: .text, .notNull, .default("live")).run()
+        try await db.create(table: "ll_app_roles")
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .column("role", type: .text, .notNull)
+            .primaryKey("app_id", "user_id")
+            .run()
     }
 
     /// Applies every migration not yet recorded, in order.

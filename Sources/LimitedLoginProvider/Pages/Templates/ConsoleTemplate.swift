@@ -33,7 +33,7 @@ extension PageTemplates {
         <div class="scroll" role="region" aria-label="Apps (scrolls sideways)" tabindex="0"><table id="apps-table">
         <tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Redirect URIs</th><th scope="col">Business</th><th scope="col">Change</th></tr>
         {{#apps}}
-        <tr data-app-id="{{{id}}}"><td>{{{name}}}{{#gaming}} <span class="tag">gaming</span>{{/gaming}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}{{#suffixURIs}}<code>{{{.}}}</code><br>{{/suffixURIs}}</td><td>{{{business}}}</td>
+        <tr data-app-id="{{{id}}}"><td>{{{name}}}{{#gaming}} <span class="tag">gaming</span>{{/gaming}}{{#isDevelopment}} <span class="tag">development</span>{{/isDevelopment}}</td><td><code>{{{id}}}</code></td><td>{{#redirectURIs}}<code>{{{.}}}</code><br>{{/redirectURIs}}{{#suffixURIs}}<code>{{{.}}}</code><br>{{/suffixURIs}}</td><td>{{{business}}}</td>
         <td><details><summary>Edit {{{name}}}</summary>
         <form method="post" action="/_console/actions/edit-app">
         <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="app_id" value="{{{id}}}">
@@ -43,6 +43,8 @@ extension PageTemplates {
         <label class="inline"><input type="checkbox" name="new_secret" value="1"> Make a new app secret</label><br>
         <input type="hidden" name="gaming_shown" value="1"><label class="inline"><input type="checkbox" name="gaming" value="1"{{#gaming}} checked{{/gaming}}> A gaming app (<code>graph_domain=gaming</code>)</label>
         <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"{{#requiresProof}} checked{{/requiresProof}}> Require App Secret (Graph calls with a person's token carry <code>appsecret_proof</code>)</label>
+        <label for="app-mode-{{{id}}}">Mode</label><select id="app-mode-{{{id}}}" name="mode"><option value="live"{{^isDevelopment}} selected{{/isDevelopment}}>Live: every test user can log in</option><option value="development"{{#isDevelopment}} selected{{/isDevelopment}}>Development: only people with a role</option></select>
+        <label for="app-roles-{{{id}}}">Roles, one per line: a test user's email or ID, then admin, developer or tester</label><textarea id="app-roles-{{{id}}}" name="roles" rows="2">{{{rolesText}}}</textarea>
         <label for="app-deauthorize-{{{id}}}">Deauthorize callback URL (empty: none)</label><input type="url" id="app-deauthorize-{{{id}}}" name="deauthorize_callback_url" value="{{{deauthorizeURL}}}">
         <label for="app-deletion-{{{id}}}">Data deletion request callback URL (empty: none)</label><input type="url" id="app-deletion-{{{id}}}" name="data_deletion_callback_url" value="{{{dataDeletionURL}}}">
         <p><button type="submit" class="small">Save</button></p>
@@ -68,6 +70,7 @@ extension PageTemplates {
         <label for="new-app-business">Business ID (optional)</label><input type="text" id="new-app-business" name="business_id">
         <label class="inline"><input type="checkbox" name="gaming" value="1"> A gaming app (<code>graph_domain=gaming</code>; <code>gaming_profile</code> and <code>gaming_user_picture</code>)</label>
         <label class="inline"><input type="checkbox" name="require_appsecret_proof" value="1"> Require App Secret (<code>appsecret_proof</code> on Graph calls)</label>
+        <label for="new-app-mode">Mode</label><select id="new-app-mode" name="mode"><option value="live" selected>Live: every test user can log in</option><option value="development">Development: only people with a role (give them one after)</option></select>
         <label for="new-app-deauthorize">Deauthorize callback URL (optional)</label><input type="url" id="new-app-deauthorize" name="deauthorize_callback_url">
         <label for="new-app-deletion">Data deletion request callback URL (optional)</label><input type="url" id="new-app-deletion" name="data_deletion_callback_url">
         <button type="submit" class="primary" id="create-app-button">Create app</button>

@@ -1,0 +1,33 @@
+import Hummingbird
+import LimitedLoginJOSE
+
+/// The admin API for roles on apps (docs/BEHAVIOUR.md, section 2: an app in Development mode lets in only
+/// the people with a role). Mounted behind the same guard as ``AdminController``; `:user` takes an ID or email.
+///
+/// - `GET /_admin/apps/:id/roles`: `{"roles": [{"user_id", "role"}]}`.
+/// - `PUT /_admin/apps/:id/roles/:user` `{"role": "admin" | "developer" | "tester"}`.
+/// - `DELETE /_admin/apps/:id/roles/:user`.
+struct AdminAppRoleController: Sendable {
+    let services: ProviderServices
+    var operations: AdminOperations { AdminOperations(services: services) }
+
+    private struct RoleBody: Decodable { var role: String }
+
+    func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
+        router.get("/_admin/apps/:id/roles") { _, context in
+            let roles = try await operations.roles(appID: context.parameters.get("id") ?? "")
+            return Responses.json(.object(["roles": .array(roles.map(AdminOperations.json(role:)))]))
+        }
+        router.put("/_admin/apps/:id/roles/:user") { request, context in
+            let body = try await AdminJSONBody.decode(
+                RoleBody.self, accepting: ["role"], from: request, limit: services.configuration.maximumBodySize)
+            let role = try await operations.setRole(
+                appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "", role: body.role)
+            return Responses.json(AdminOperations.json(role: role))
+        }
+        router.delete("/_admin/apps/:id/roles/:user") { _, context in
+            try await operations.removeRole(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
+            return Responses.json(.object(["success": true]))
+        }
+    }
+}
