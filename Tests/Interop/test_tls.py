@@ -134,6 +134,48 @@ def test_python_requests_trusts_the_ca(tls_provider, monkeypatch):
     assert "BEGIN PRIVATE KEY" in with_key.stdout and with_key.stdout.startswith(exported.stdout.strip())
 
 
+def test_graph_call_on_ep2_through_the_ca(tls_provider, monkeypatch):
+    """ep2.facebook.com, where the iOS SDK sends its Graph calls on iOS 17 and later: a classic login's access
+    token reads the person there over TLS (curl and requests, each trusting only the provider's CA), and a call
+    without a token gets the Graph error 190."""
+    users = requests.get(tls_provider.url + "/_admin/users", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                         verify=tls_provider.ca_file, timeout=20).json()["users"]
+    [alice] = [user for user in users if user["email"] == "alice@example.com"]
+    minted = requests.post(tls_provider.url + "/_admin/tokens", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                           json={"app_id": DEMO_APP, "user": "alice@example.com", "tracking": "enabled", "permissions": ["public_profile"]},
+                           verify=tls_provider.ca_file, timeout=20)
+    assert minted.status_code == 201, minted.text
+    access_token, asid = minted.json()["access_token"], minted.json()["claims"]["sub"]
+
+    status, body = curl(tls_provider, "ep2.facebook.com", f"/v21.0/me?fields=id,name&access_token={access_token}")
+    assert status == 200, body
+    assert json.loads(body) == {"id": asid, "name": f"{alice['first_name']} {alice['last_name']}"}
+    status, body = curl(tls_provider, "ep2.facebook.com", "/v21.0/me")
+    assert status == 401, body
+    error = json.loads(body)["error"]
+    assert error["code"] == 190 and error["type"] == "OAuthException", error
+
+    # The same through Python's TLS stack, which also shows the headers.
+    original = urllib3.util.connection.create_connection
+
+    def to_provider(address, *args, **kwargs):
+        host, port = address
+        if host == "ep2.facebook.com" and port == 443:
+            address = ("127.0.0.1", tls_provider.port)
+        return original(address, *args, **kwargs)
+
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", to_provider)
+    me = requests.get("https://ep2.facebook.com/v21.0/me", params={"access_token": access_token}, verify=tls_provider.ca_file, timeout=20)
+    assert me.status_code == 200 and me.json()["id"] == asid and me.json()["name"] == "Alice Example", me.text
+    anonymous = requests.get("https://ep2.facebook.com/v21.0/me", verify=tls_provider.ca_file, timeout=20)
+    assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == 190, anonymous.text
+    assert anonymous.headers["WWW-Authenticate"].startswith("OAuth "), anonymous.headers
+    # The bearer header form, as the SDK sends it.
+    bearer = requests.get("https://ep2.facebook.com/v21.0/me", headers={"Authorization": f"Bearer {access_token}"},
+                          verify=tls_provider.ca_file, timeout=20)
+    assert bearer.status_code == 200 and bearer.json()["id"] == asid, bearer.text
+
+
 class _Callback(BaseHTTPRequestHandler):
     def do_GET(self):
         body = b"<!DOCTYPE html><html lang=en><title>app</title><p>the app</p></html>"
