@@ -27,9 +27,10 @@ public struct AuthorizationRequest: Sendable {
     ///   - endpoints: where the dialog is.
     ///   - extraParameters: sent after the others, such as `prompt=none` and `id_token_hint` for a
     ///     silent refresh.
+    ///   - userTokenNonce: the `user_token_nonce` the last login answered, sent back as the iOS SDK does.
     public init(
         appID: String, configuration: LoginConfiguration, redirectURI: String, endpoints: LoginEndpoints,
-        extraParameters: [(name: String, value: String)] = []
+        extraParameters: [(name: String, value: String)] = [], userTokenNonce: String? = nil
     ) {
         self.appID = appID
         self.configuration = configuration
@@ -59,6 +60,7 @@ public struct AuthorizationRequest: Sendable {
         }
         parameters.append("return_scopes", "true")
         parameters.append("sdk", "limited-login-swift")
+        if let userTokenNonce, !userTokenNonce.isEmpty { parameters.append("user_token_nonce", userTokenNonce) }
         for (name, value) in extraParameters { parameters.append(name, value) }
         var components = URLComponents(url: endpoints.dialogURL, resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = parameters.encoded

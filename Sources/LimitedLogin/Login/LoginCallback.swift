@@ -33,7 +33,7 @@ public enum LoginCallback: Sendable, Equatable {
                     dataAccessExpirationTime: try single("data_access_expiration_time").flatMap(TimeInterval.init),
                     grantedScopes: Self.permissions(try single("granted_scopes")),
                     deniedScopes: Self.permissions(try single("denied_scopes")),
-                    graphDomain: try single("graph_domain") ?? "facebook"
+                    graphDomain: try single("graph_domain") ?? "facebook", userTokenNonce: try single("user_token_nonce")
                 ))
         } else if let message = try single("error_message") {
             let code = try single("error_code")
@@ -79,4 +79,7 @@ public struct LoginCallbackParameters: Sendable, Equatable {
     public var grantedScopes: Set<Permission>
     public var deniedScopes: Set<Permission>
     public var graphDomain: String
+    /// The `user_token_nonce` the dialog answered (when `response_type` asked for it): kept by the SDK and
+    /// sent back with its next dialog request, as the iOS SDK does.
+    public var userTokenNonce: String? = nil
 }

@@ -60,7 +60,7 @@ extension LoginManager {
             let attempt = try await presenter.begin(appID: appID)
             request = AuthorizationRequest(
                 appID: appID, configuration: configuration, redirectURI: attempt.redirectURI, endpoints: endpoints,
-                extraParameters: [("prompt", "none"), ("id_token_hint", token.tokenString)]
+                extraParameters: [("prompt", "none"), ("id_token_hint", token.tokenString)], userTokenNonce: session.snapshot.userTokenNonce
             )
             callbackURL = try await attempt.present(request.url)
         } catch {

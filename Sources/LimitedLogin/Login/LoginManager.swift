@@ -66,7 +66,9 @@ public final class LoginManager: Sendable {
         guard !appID.isEmpty else { throw .missingAppID }
         let (configuration, leftOut) = requested.performed(advertiserTrackingEnabled: settings.isAdvertiserTrackingEnabled)
         let attempt = try await presenter.begin(appID: appID)
-        let request = AuthorizationRequest(appID: appID, configuration: configuration, redirectURI: attempt.redirectURI, endpoints: endpoints)
+        let request = AuthorizationRequest(
+            appID: appID, configuration: configuration, redirectURI: attempt.redirectURI, endpoints: endpoints,
+            userTokenNonce: session.snapshot.userTokenNonce)
         let callbackURL = try await attempt.present(request.url)
         switch try LoginCallback(url: callbackURL, request: request) {
         case .cancelled:
@@ -180,6 +182,7 @@ public final class LoginManager: Sendable {
                 snapshot.accessToken = finalAccessToken
                 snapshot.authenticationToken = authenticationToken
                 snapshot.profile = profile
+                if let nonce = parameters.userTokenNonce { snapshot.userTokenNonce = nonce }
             }
         } catch {
             throw .notSaved(error)

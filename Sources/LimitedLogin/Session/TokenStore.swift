@@ -6,11 +6,17 @@ public struct SessionSnapshot: Sendable, Equatable, Codable {
     public var accessToken: AccessToken?
     public var authenticationToken: AuthenticationToken?
     public var profile: Profile?
+    /// The last `user_token_nonce` the dialog answered, sent back with the next dialog request (the iOS SDK
+    /// keeps it in the keychain); forgotten at ``LoginManager/logOut()``.
+    public var userTokenNonce: String?
 
-    public init(accessToken: AccessToken? = nil, authenticationToken: AuthenticationToken? = nil, profile: Profile? = nil) {
+    public init(
+        accessToken: AccessToken? = nil, authenticationToken: AuthenticationToken? = nil, profile: Profile? = nil, userTokenNonce: String? = nil
+    ) {
         self.accessToken = accessToken
         self.authenticationToken = authenticationToken
         self.profile = profile
+        self.userTokenNonce = userTokenNonce
     }
 
     /// True when nothing is signed in.
