@@ -148,7 +148,7 @@ struct LoginRejectionTests {
         #expect(try classicQuery.single("tp") == nil)
         #expect(try classicQuery.single("code_challenge") == verifier.challenge)
         #expect(try classicQuery.single("code_challenge_method") == "S256")
-        #expect(try classicQuery.single("response_type") == "code,id_token,graph_domain")
+        #expect(try classicQuery.single("response_type") == "code,id_token,signed_request,graph_domain")
     }
 
     @Test("a nil configuration fails with invalidConfiguration before anything is shown")

@@ -1,6 +1,7 @@
 import Foundation
 import LimitedLogin
 import LimitedLoginCore
+import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Synchronization
 import Testing
@@ -60,6 +61,28 @@ struct UserTokenNonceSDKTests {
             #expect(session.snapshot.userTokenNonce == nil)
             _ = try await manager.logIn(configuration: configuration)
             #expect(try Self.sentNonce(shown.all[2]) == nil, "forgotten at logOut")
+        }
+    }
+
+    @Test("a classic login's signed_request names the ID token's person; one naming another person is refused and nothing is saved")
+    func signedRequestChecked() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            let configuration = try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled))
+            _ = try await manager.logIn(configuration: configuration)
+            #expect(session.accessToken?.userID == session.authenticationToken?.claims()?.sub)
+
+            let (otherSession, _) = provider.makeSession()
+            let forged = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { url in
+                let payload = Base64URL.encode(Array(#"{"algorithm":"HMAC-SHA256","issued_at":1,"user_id":"999"}"#.utf8))
+                return replacingParameter("signed_request", in: url, with: "c2ln." + payload)
+            }
+            let tampered = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: forged, session: otherSession)
+            await #expect(throws: LoginError.malformedCallback("the signed_request names another person than the ID token")) {
+                try await tampered.logIn(configuration: configuration)
+            }
+            #expect(otherSession.snapshot.isEmpty)
         }
     }
 }

@@ -15,8 +15,10 @@ public struct AuthorizationRequest: Sendable {
 
     /// `response_type` of a limited login: what the iOS SDK sends.
     public static let limitedResponseType = "id_token,graph_domain,user_token_nonce"
-    /// `response_type` of a classic login: a code (exchanged with the PKCE verifier) and an ID token.
-    public static let classicResponseType = "code,id_token,graph_domain"
+    /// `response_type` of a classic login: a code (exchanged with the PKCE verifier), an ID token, and the
+    /// `signed_request` whose `user_id` the iOS SDK takes as the access token's user (checked here against
+    /// the ID token's `sub`).
+    public static let classicResponseType = "code,id_token,signed_request,graph_domain"
 
     /// The request for one login.
     ///

@@ -33,7 +33,8 @@ public enum LoginCallback: Sendable, Equatable {
                     dataAccessExpirationTime: try single("data_access_expiration_time").flatMap(TimeInterval.init),
                     grantedScopes: Self.permissions(try single("granted_scopes")),
                     deniedScopes: Self.permissions(try single("denied_scopes")),
-                    graphDomain: try single("graph_domain") ?? "facebook", userTokenNonce: try single("user_token_nonce")
+                    graphDomain: try single("graph_domain") ?? "facebook", userTokenNonce: try single("user_token_nonce"),
+                    signedRequest: try single("signed_request")
                 ))
         } else if let message = try single("error_message") {
             let code = try single("error_code")
@@ -82,4 +83,17 @@ public struct LoginCallbackParameters: Sendable, Equatable {
     /// The `user_token_nonce` the dialog answered (when `response_type` asked for it): kept by the SDK and
     /// sent back with its next dialog request, as the iOS SDK does.
     public var userTokenNonce: String? = nil
+    /// A classic login's `signed_request`: `signature.payload`, the payload's `user_id` the person's
+    /// app-scoped ID. The app cannot check the signature (that needs the app secret); the iOS SDK reads
+    /// `user_id` from it, and this SDK requires it to be the verified ID token's `sub`.
+    public var signedRequest: String? = nil
+
+    /// The `user_id` in ``signedRequest``'s payload, or nil when there is none or it cannot be read.
+    public var signedRequestUserID: String? {
+        guard let signedRequest, let dot = signedRequest.firstIndex(of: "."),
+            let payload = try? Base64URL.decode(String(signedRequest[signedRequest.index(after: dot)...])),
+            case .object(let object)? = try? StrictJSONParser(maximumSize: 4096).parse(payload)
+        else { return nil }
+        return object["user_id"]?.stringValue
+    }
 }

@@ -155,6 +155,14 @@ public final class LoginManager: Sendable {
         do { verified = try await verifier.verify(idToken, nonce: .exact(request.configuration.nonce)) } catch {
             throw .invalidIDToken(error)
         }
+        // The signed_request, when the answer has one, must name the person the ID token names (the iOS SDK
+        // takes the access token's user ID from it).
+        if !limited, parameters.signedRequest != nil {
+            guard let userID = parameters.signedRequestUserID else { throw .malformedCallback("the signed_request cannot be read") }
+            guard constantTimeEquals(userID, verified.claims.sub) else {
+                throw .malformedCallback("the signed_request names another person than the ID token")
+            }
+        }
         if let answer = exchanged, let atHash = verified.claims.atHash,
             !constantTimeEquals(atHash, AccessTokenHash.of(answer.accessToken))
         {
