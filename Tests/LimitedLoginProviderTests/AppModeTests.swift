@@ -107,6 +107,16 @@ struct AppModeTests {
             #expect(nobody.status == .notFound && nobody.message == "No test user with ID or email nobody@example.com.")
             let notHeld = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/roles/\(TestFixtures.alice)", method: .delete)
             #expect(notHeld.status == .notFound && notHeld.message == "alice@example.com has no role on app \(TestFixtures.appID).")
+            let created = try await admin(
+                client, "/_admin/apps", method: .post,
+                json: #"{"id": "777", "name": "Dev", "mode": "development", "roles": {"carol@example.com": "admin"}}"#)
+            #expect(created.status == .created && created.object["roles"] == .object([TestFixtures.carol: "admin"]), "\(created.object)")
+            let roles = try await admin(client, "/_admin/apps/777/roles")
+            #expect(roles.object["roles"] == .array([.object(["user_id": .string(TestFixtures.carol), "role": "admin"])]))
+            let unknownPerson = try await admin(
+                client, "/_admin/apps", method: .post, json: #"{"id": "778", "name": "Dev", "roles": {"nobody@example.com": "admin"}}"#)
+            #expect(unknownPerson.status == .notFound && unknownPerson.message == "No test user with ID or email nobody@example.com.")
+            #expect(try await admin(client, "/_admin/apps/778/roles").status == .notFound, "nothing was made")
             let noApp = try await admin(client, "/_admin/apps/999/roles")
             #expect(noApp.status == .notFound && noApp.message == "No app with ID 999.")
         }

@@ -27,7 +27,7 @@ struct StrictInputTests {
             ),
             (
                 #"{"apps": [{"id": "1234", "name": "A", "redirect_uri": "https://a.example/cb"}]}"#,
-                "the fixtures are invalid: unknown key \"redirect_uri\" in apps[0]; the accepted keys are: business_id, gaming, id, name, redirect_uris, require_appsecret_proof, secret, url_scheme_suffixes"
+                "the fixtures are invalid: unknown key \"redirect_uri\" in apps[0]; the accepted keys are: business_id, data_deletion_callback_url, deauthorize_callback_url, gaming, id, mode, name, redirect_uris, require_appsecret_proof, roles, secret, url_scheme_suffixes"
             ),
             (
                 #"{"users": [{"first_name": "A", "last_name": "B", "emial": "a@example.com"}]}"#,
@@ -66,7 +66,7 @@ struct StrictInputTests {
         arguments: [
             (
                 "/_admin/apps", #"{"id": "4444", "name": "X", "redirect_uri": "https://x.example/cb"}"#,
-                "Unknown key \"redirect_uri\"; the accepted keys are: business_id, gaming, id, name, redirect_uris, require_appsecret_proof, secret, url_scheme_suffixes."
+                "Unknown key \"redirect_uri\"; the accepted keys are: business_id, data_deletion_callback_url, deauthorize_callback_url, gaming, id, mode, name, redirect_uris, require_appsecret_proof, roles, secret, url_scheme_suffixes."
             ),
             (
                 "/_admin/users", #"{"first_name": "A", "last_name": "B", "emial": "x@example.com"}"#,

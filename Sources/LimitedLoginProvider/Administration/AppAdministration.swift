@@ -6,18 +6,27 @@ extension AdminOperations {
         try await store.apps().map(ProviderFixtures.App.init(record:))
     }
 
-    /// A new app in the fixtures file's shape; its secret is made when not given. 409 when the ID is taken.
+    /// A new app in the fixtures file's shape; its secret is made when not given, its `roles` (by ID or
+    /// email) given once it exists. 409 when the ID is taken; nothing is made when a role names no one.
     func createApp(_ app: ProviderFixtures.App) async throws -> ProviderFixtures.App {
         for uri in app.redirectURIs ?? [] {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         do { try ProviderFixtures(apps: [app]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        var roles: [(userID: String, role: AppRole)] = []
+        for (person, name) in (app.roles ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let user = try await store.user(idOrEmail: person) else { throw AdminError.notFound("No test user with ID or email \(person).") }
+            if let role = AppRole(rawValue: name) { roles.append((user.id, role)) }
+        }
         let record = AppRecord(fixture: app, secret: RandomIdentifiers.appSecret())
         do { try await store.createApp(record) } catch {
             guard case .duplicate = error else { throw error }
             throw AdminError.conflict("An app with ID \(app.id) already exists.")
         }
-        return ProviderFixtures.App(record: record)
+        for (userID, role) in roles { try await store.setRole(appID: record.id, userID: userID, role: role) }
+        var created = ProviderFixtures.App(record: record)
+        if !roles.isEmpty { created.roles = Dictionary(uniqueKeysWithValues: roles.map { ($0.userID, $0.role.rawValue) }) }
+        return created
     }
 
     func editApp(id: String, _ edit: AppEdit) async throws -> ProviderFixtures.App {
