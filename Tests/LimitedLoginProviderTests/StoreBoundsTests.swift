@@ -9,18 +9,9 @@ import Testing
 /// are kept as small integer keys (carried over from the old table by `0007_compact_used_forms`).
 @Suite("Store: bounded sessions and used forms")
 struct StoreBoundsTests {
-    private func withStore(_ dialect: StoreDialect, _ body: (ProviderStore) async throws -> Void) async throws {
-        let store = try await ProviderStore.open(try await dialect.freshLocation(), logger: TestFixtures.quietLogger)
-        do { try await body(store) } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
-    }
-
     @Test("a sign-in beyond a person's limit ends their oldest session only, also one this node had cached", arguments: StoreDialect.available)
     func sessionLimit(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             #expect(try await FixtureLoader(store: store).seedDemoDataIfEmpty())
             let alice = try #require(try await store.users().first { $0.email == "alice@example.com" }).id
             let bob = try #require(try await store.users().first { $0.email == "bob@example.com" }).id
@@ -45,7 +36,7 @@ struct StoreBoundsTests {
 
     @Test("used forms of the old table are still used after 0007_compact_used_forms", arguments: StoreDialect.available)
     func usedFormsCarriedOver(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             // Back to the table before 0007, with one form used in it.
             for statement in [
                 "DROP TABLE ll_used_forms",

@@ -8,14 +8,12 @@ import Testing
 /// Every kind of record the store keeps, written and read back, on each dialect.
 @Suite("Store operations")
 struct StoreOperationsTests {
+    /// A fresh store with the test fixtures loaded.
     private func withStore(_ dialect: StoreDialect, _ body: (ProviderStore) async throws -> Void) async throws {
-        let store = try await ProviderStore.open(try await dialect.freshLocation(), logger: TestFixtures.quietLogger)
-        try await FixtureLoader(store: store).load(TestFixtures.fixtures)
-        do { try await body(store) } catch {
-            await store.close()
-            throw error
+        try await withFreshStore(dialect) { store in
+            try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+            try await body(store)
         }
-        await store.close()
     }
 
     @Test("apps: create, read, list, move to another business, delete", arguments: StoreDialect.available)

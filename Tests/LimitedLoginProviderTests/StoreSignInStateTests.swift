@@ -10,18 +10,9 @@ import Testing
 /// `0002_sign_in_hardening` migration on a store that predates it.
 @Suite("Store: sign-in attempts, used form tokens, pickable users")
 struct StoreSignInStateTests {
-    private func withStore(_ dialect: StoreDialect, _ body: (ProviderStore) async throws -> Void) async throws {
-        let store = try await ProviderStore.open(try await dialect.freshLocation(), logger: TestFixtures.quietLogger)
-        do { try await body(store) } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
-    }
-
     @Test("failures count up in a window, read back within it, start afresh after it, are cleared and purged", arguments: StoreDialect.available)
     func attempts(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             let now: Int64 = 1_000_000
             #expect(try await store.countSignInFailure(key: "a", window: 60, now: now) == SignInAttemptCount(attempts: 1, windowStart: now))
             #expect(try await store.countSignInFailure(key: "a", window: 60, now: now + 59) == SignInAttemptCount(attempts: 2, windowStart: now))
@@ -44,7 +35,7 @@ struct StoreSignInStateTests {
 
     @Test("twenty failures counted at once get the counts 1 to 20", arguments: StoreDialect.available)
     func concurrentAttempts(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             let counts = try await withThrowingTaskGroup(of: Int64.self) { group in
                 for _ in 0..<20 { group.addTask { try await store.countSignInFailure(key: "k", window: 60, now: 5_000).attempts } }
                 return try await group.reduce(into: [Int64]()) { $0.append($1) }
@@ -55,7 +46,7 @@ struct StoreSignInStateTests {
 
     @Test("a form token is consumed once, also when ten requests post it at once; expired ones are purged", arguments: StoreDialect.available)
     func formTokens(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             #expect(try await store.consumeFormToken(hash: "h1", expiresAt: 2_000))
             #expect(try await store.consumeFormToken(hash: "h1", expiresAt: 2_000) == false)
             let results = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -80,7 +71,7 @@ struct StoreSignInStateTests {
 
     @Test("users keep their pickable flag and optional password; the picker's query pages and searches", arguments: StoreDialect.available)
     func pickableUsers(_ dialect: StoreDialect) async throws {
-        try await withStore(dialect) { store in
+        try await withFreshStore(dialect) { store in
             try await store.createUser(
                 TestUserRecord(id: "1", firstName: "Ann", middleName: "Q", lastName: "Lee", email: "ann@example.com", pickable: true),
                 passwordHash: nil)

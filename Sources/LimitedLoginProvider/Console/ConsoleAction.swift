@@ -70,7 +70,7 @@ struct ConsoleAction: Sendable {
                 deauthorizeCallbackURL: field.optional("deauthorize_callback_url"),
                 dataDeletionCallbackURL: field.optional("data_deletion_callback_url"), mode: field.optional("mode")
             )
-            return ConsoleAction(name: name) { try await $0.createApp(app) }
+            return ConsoleAction(name: name) { _ = try await $0.createApp(app) }
         case "edit-app":
             let id = try field.id("app_id")
             var edit = AppEdit(name: field.optional("name"))
@@ -95,13 +95,13 @@ struct ConsoleAction: Sendable {
         case "move-app":
             let id = try field.id("app_id")
             let business = field.optional("business_id")
-            return ConsoleAction(name: name) { try await $0.moveApp(id: id, toBusiness: business) }
+            return ConsoleAction(name: name) { _ = try await $0.moveApp(id: id, toBusiness: business) }
         case "delete-app":
             let id = try field.id("app_id")
             return ConsoleAction(name: name) { try await $0.deleteApp(id: id) }
         case "create-user":
             let user = try user(field)
-            return ConsoleAction(name: name) { try await $0.createUser(user) }
+            return ConsoleAction(name: name) { _ = try await $0.createUser(user) }
         case "edit-user":
             let id = try field.id("user_id")
             var edit: [String: JSONValue] = [:]
@@ -121,10 +121,10 @@ struct ConsoleAction: Sendable {
             }
             edit["pickable"] = .bool(field.optional("pickable") == "1")
             let changes = JSONObject(edit)
-            return ConsoleAction(name: name) { try await $0.editUser(id, changes: changes) }
+            return ConsoleAction(name: name) { _ = try await $0.editUser(id, changes: changes) }
         case "generate-user":
             let person = GeneratedPerson.random().fixture
-            return ConsoleAction(name: name) { try await $0.createUser(person) }
+            return ConsoleAction(name: name) { _ = try await $0.createUser(person) }
         case "delete-user":
             let id = try field.id("user_id")
             return ConsoleAction(name: name) { _ = try await $0.deleteUser(id) }
