@@ -25,6 +25,15 @@ final class CallbackDeliverer: Sendable {
     /// How long one attempt may take, from connecting to the whole answer.
     private let attemptTimeout: TimeAmount
 
+    /// The callbacks' HTTP client: it follows no redirect (a callback is posted where the app said), and
+    /// a connection that cannot be made fails the attempt at once instead of being tried again until the
+    /// attempt's time is up: the retries are the deliverer's own, on its schedule.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     init(store: ProviderStore, logger: Logger, retryDelays: [Duration], attemptTimeout: Duration) {
         self.store = store
         self.logger = logger
@@ -139,7 +148,7 @@ final class CallbackDeliverer: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await NonRedirectingHTTPClient.shared.execute(request, timeout: attemptTimeout)
+            response = try await Self.client.execute(request, timeout: attemptTimeout)
             body = try await response.body.collect(upTo: 64 * 1024)
         } catch {
             return Outcome(status: nil, result: .failure(AttemptFailure(reason: "no answer: \(TransportFailure.reason(error))")))
