@@ -1,6 +1,6 @@
 import LimitedLoginProvider
 
-/// What `serve` prints once it listens: the provider's addresses, the TLS authority, a first start's demo
+/// What `serve` prints once it listens: the provider's addresses (the console's among them), the TLS authority, a first start's demo
 /// data and admin token, the apps and the first test users, and a dialog URL to open.
 struct ServeBanner: Sendable {
     let provider: LimitedLoginProvider
@@ -22,6 +22,7 @@ struct ServeBanner: Sendable {
             "  discovery:  \(urls.discoveryURL)",
             "  JWKS:       \(urls.jwksURL)",
             "  certs:      \(urls.certificatesURL)",
+            "  console:    \(baseURL)/_console (sign in with the admin token)",
         ]
         if provider.certificateAuthorityPEM != nil {
             lines.append(

@@ -60,6 +60,9 @@ struct ServeCommandTests {
         #expect(output.contains("app Demo App: ID 1000000000000001"))
         #expect(output.contains("Admin token (shown once; keep it): admin-"))
         #expect(output.contains("discovery:  \(server.baseURL)/.well-known/openid-configuration/"))
+        #expect(output.contains("console:    \(server.baseURL)/_console (sign in with the admin token)"), "\(output)")
+        let console = try await HTTPExchange.send(server.baseURL + "/_console")
+        #expect(console.status == 200 && console.body.contains("admin_token"), "the console's address answers with its sign-in page")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("limited-login.sqlite").path))
 
         let discovery = try await HTTPExchange.send(server.baseURL + "/.well-known/openid-configuration")
