@@ -27,11 +27,7 @@ struct JSONLogHandler: LogHandler {
         }
         let line =
             Self.line(level: event.level, message: event.message.description, label: label, metadata: lineMetadata, time: LogTimestamp.json()) + "\n"
-        if event.level >= .error {
-            LogLineWriter.standardError.writeNow(line)
-        } else {
-            LogLineWriter.standardError.enqueue(line)
-        }
+        LogLineWriter.standardError.write(line, level: event.level)
     }
 
     /// The JSON line for one log event (no newline).

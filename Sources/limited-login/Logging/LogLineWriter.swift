@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -44,6 +45,11 @@ final class LogLineWriter: Sendable {
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
+    }
+
+    /// A log line at `level`: an error (or worse) written at once, anything else queued.
+    func write(_ line: String, level: Logger.Level) {
+        if level >= .error { writeNow(line) } else { enqueue(line) }
     }
 
     /// Queues `line` (with its newline) to be written soon.

@@ -47,11 +47,7 @@ struct TextLogHandler: LogHandler {
         line += " [\(event.source)] "
         line += Self.escaped(event.message.description)
         line += "\n"
-        if event.level >= .error {
-            LogLineWriter.standardError.writeNow(line)
-        } else {
-            LogLineWriter.standardError.enqueue(line)
-        }
+        LogLineWriter.standardError.write(line, level: event.level)
     }
 
     /// `text` with each control character (C0, DEL, C1, and the Unicode line and paragraph separators)
