@@ -113,7 +113,7 @@ public struct LimitedLoginProvider: Sendable {
         router.add(middleware: ProviderRequestMiddleware(services: services))
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
-        StylesheetController().addRoutes(to: router)
+        AssetsController().addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)
         MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)

@@ -62,7 +62,8 @@ public final class ProviderURLs: Sendable {
         parameters.append("scope", "openid,public_profile,email,user_friends")
         parameters.append("nonce", nonce)
         parameters.append("tp", "ios_14_do_not_track")
-        parameters.append("state", "demo")
+        // The demo page reads the app back from the state, to offer "Try again" after a cancel.
+        parameters.append("state", DemoCallbackController.statePrefix + appID)
         return authorizationEndpoint + "?" + parameters.encoded
     }
 }

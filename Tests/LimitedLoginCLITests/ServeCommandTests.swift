@@ -74,7 +74,7 @@ struct ServeCommandTests {
         let dialog = try await HTTPExchange.send(dialogURL)
         #expect(dialog.status == 200)
         #expect(dialog.body.contains("Log in to continue to Demo App"))
-        #expect(dialog.body.contains("Log in as Alice Example"))
+        #expect(dialog.body.contains(#"<span class="visually-hidden">Log in as </span>Alice Example"#))
         await server.stop()
     }
 

@@ -89,7 +89,7 @@ struct AppModeTests {
             #expect(good.status == .seeOther, "\(good.body.prefix(300))")
             #expect(try await login(client, as: TestFixtures.alice).status == .forbidden)
             #expect(Self.admitted(try await login(client, as: TestFixtures.bob)))
-            let console = try await browser.get("/_console")
+            let console = try await browser.get("/_console/apps")
             #expect(console.body.contains("bob@example.com tester</textarea>") && console.body.contains(#"<span class="tag">development</span>"#))
         }
     }

@@ -198,10 +198,11 @@ struct CallbackDeliveryTests {
                     browser, "request-data-deletion", csrf: csrf, [("app_id", TestFixtures.appID), ("user_id", TestFixtures.alice)])
                 #expect(requested.status == .seeOther, "\(requested.body.prefix(300))")
                 _ = try await settled(client)
-                let after = try await browser.get("/_console")
+                let apps = try await browser.get("/_console/apps")
                 #expect(
-                    after.body.contains(
+                    apps.body.contains(
                         #"id="app-deletion-\#(TestFixtures.appID)" name="data_deletion_callback_url" value="\#(HTMLEscaping.escape(url))""#))
+                let after = try await browser.get("/_console/deliveries")
                 #expect(
                     after.body.contains(#"data-status="delivered""#) && after.body.contains("c0de (https://app.example/d)"),
                     "\(after.body.suffix(1500))")

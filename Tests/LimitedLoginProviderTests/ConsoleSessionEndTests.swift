@@ -21,7 +21,7 @@ struct ConsoleSessionEndTests {
     /// The console page's status and whether it is the console itself (not its sign-in), for a kept cookie.
     static func replay(_ cookie: String, _ client: any TestClientProtocol) async throws -> Bool {
         let response = try await client.execute(uri: "/_console", method: .get, headers: [.cookie: cookie], body: nil)
-        return String(buffer: response.body).contains(#"id="apps-table""#)
+        return String(buffer: response.body).contains(#"id="console-overview""#)
     }
 
     @Test("sign-out ends the session whose cookie a browser kept, and every other console session")

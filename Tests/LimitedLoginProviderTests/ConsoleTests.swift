@@ -13,7 +13,7 @@ import Testing
 /// each form one admin API call) and the admin routes it added (grants, app edits, recent logins).
 @Suite("Console and its admin routes")
 struct ConsoleTests {
-    /// Signs a browser in to the console; returns the console page.
+    /// Signs a browser in to the console; returns its first page, the overview.
     static func signIn(_ browser: DialogBrowser) async throws -> Page {
         var form = FormParameters()
         form.append("admin_token", KeyRotationAndAdminTests.adminToken)
@@ -22,7 +22,7 @@ struct ConsoleTests {
         let cookie = try #require(browser.setCookieHeaders.last { $0.hasPrefix("ll_console=") })
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/_console"), "\(cookie)")
         let page = try await browser.get("/_console")
-        #expect(page.status == .ok && page.body.contains(#"id="apps-table""#), "\(page.body.prefix(300))")
+        #expect(page.status == .ok && page.body.contains(#"id="console-overview""#), "\(page.body.prefix(300))")
         return page
     }
 
@@ -79,7 +79,7 @@ struct ConsoleTests {
 
             // The right token works; signing out ends the session.
             let deleted = try await Self.act(browser, "delete-app", csrf: csrf, [("app_id", TestFixtures.appID)])
-            #expect(deleted.status == .seeOther && deleted.location == "/_console?done=delete-app#apps")
+            #expect(deleted.status == .seeOther && deleted.location == "/_console/apps?done=delete-app")
             #expect(try await provider.store.app(id: TestFixtures.appID) == nil)
             let out = try await Self.act(browser, "x", csrf: nil)
             #expect(out.status == .forbidden)
@@ -169,7 +169,7 @@ struct ConsoleTests {
             #expect(badEdit.status == .conflict && badEdit.body.contains("Another test user has the email alice@example.com."))
             let friends = try await Self.act(browser, "add-friends", csrf: csrf, [("user_id", "zoe@example.com"), ("friend_id", TestFixtures.alice)])
             #expect(friends.status == .seeOther)
-            let page = try await browser.get("/_console?done=add-friends")
+            let page = try await browser.get("/_console/friends?done=add-friends")
             #expect(!page.body.contains(#"id="error-message""#))
             #expect(page.body.contains("They are friends now."))
             #expect(page.body.contains("Zoë Console") && page.body.contains(#"id="friendships""#))
@@ -268,7 +268,8 @@ struct ConsoleTests {
             #expect(login["returned"]?.arrayValue?.compactMap(\.stringValue) == ["id_token", "user_token_nonce"])
 
             let browser = DialogBrowser(client: client)
-            let page = try await ConsoleTests.signIn(browser)
+            _ = try await ConsoleTests.signIn(browser)
+            let page = try await browser.get("/_console/logins")
             #expect(page.body.contains(#"class="login""#) && page.body.contains("nonce-123"))
             let signature = String(token.split(separator: ".")[2])
             #expect(!page.body.contains(signature) && !page.body.contains(token), "the console shows claims, not the token")

@@ -18,7 +18,7 @@ struct DialogFlowTests {
             let signInPage = try await browser.get(path)
             #expect(signInPage.status == .ok)
             #expect(signInPage.title == "Log in to Test App")
-            #expect(signInPage.body.contains("Log in as Alice Q Smith"))
+            #expect(signInPage.body.contains(#"<span class="visually-hidden">Log in as </span>Alice Q Smith"#))
             #expect(signInPage.body.contains("id=\"limited-notice\""))
             let browserCookie = try #require(browser.setCookieHeaders.first { $0.hasPrefix("ll_browser=") })
             #expect(browserCookie.contains("HttpOnly") && browserCookie.contains("SameSite=Lax") && browserCookie.contains("Path=/"))

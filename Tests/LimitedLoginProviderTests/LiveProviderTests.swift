@@ -76,7 +76,9 @@ struct LiveProviderTests {
             #expect(page.status == .ok)
             #expect(page.body.contains("<code id=\"base-url\">\(baseURL)</code>"))
             #expect(page.body.contains("Test App") && page.body.contains("Other App"))
-            #expect(page.body.contains("<td>alice@example.com</td><td><code>\(TestFixtures.alice)</code></td>"), "user IDs on the home page")
+            #expect(
+                page.body.contains(#"<td data-label="Email">alice@example.com</td><td data-label="ID"><code>\#(TestFixtures.alice)</code></td>"#),
+                "user IDs on the home page")
             #expect(page.body.contains("alice@example.com"))
             #expect(page.body.contains(HTMLEscaping.escape("\(baseURL)/v21.0/dialog/oauth?client_id=\(TestFixtures.appID)")))
         }

@@ -6,17 +6,26 @@ import Testing
 /// Issue #20: text on the pages meets WCAG AA contrast (4.5:1), read from the one stylesheet itself.
 @Suite("Pages: text contrast")
 struct PageContrastTests {
-    /// The declarations of the first rule whose selector is `selector`, e.g. `["background": "#1464d0"]`.
-    static func rule(_ selector: String) throws -> [String: String] {
-        let css = "\n" + Stylesheet.css
-        let start = try #require(css.range(of: "\n\(selector) {"), "no rule for \(selector)")
-        let body = css[start.upperBound...].prefix { $0 != "}" }
-        var declarations: [String: String] = [:]
-        for declaration in body.split(separator: ";") {
-            let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if parts.count == 2 { declarations[parts[0]] = parts[1] }
+    /// The color variables of each scheme: the first `:root` rule (light) and the one inside
+    /// `@media (prefers-color-scheme: dark)`, e.g. `["--accent": "#1464d0", …]`.
+    static func palettes() throws -> (light: [String: String], dark: [String: String]) {
+        let css = Stylesheet.css
+        var palettes: [[String: String]] = []
+        var rest = css[...]
+        while let start = rest.range(of: ":root {") {
+            let body = rest[start.upperBound...].prefix { $0 != "}" }
+            var variables: [String: String] = [:]
+            for declaration in body.split(separator: ";") {
+                let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if parts.count == 2, parts[0].hasPrefix("--") { variables[parts[0]] = parts[1] }
+            }
+            palettes.append(variables)
+            rest = rest[start.upperBound...]
         }
-        return declarations
+        try #require(palettes.count == 2, "a light and a dark :root rule")
+        let darkStart = try #require(css.range(of: "@media (prefers-color-scheme: dark)"))
+        try #require(css.range(of: ":root {")!.lowerBound < darkStart.lowerBound, "the light one first")
+        return (palettes[0], palettes[1])
     }
 
     /// WCAG 2 relative luminance of `#rrggbb` or `#rgb`.
@@ -34,18 +43,29 @@ struct PageContrastTests {
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
 
-    @Test("the primary button, the header, link-styled buttons, error text and body text reach 4.5:1")
+    /// Each text color and the background it sits on.
+    static let pairs: [(text: String, background: String)] = [
+        ("--text", "--bg"), ("--text", "--panel"), ("--muted", "--panel"), ("--link", "--panel"), ("--error", "--panel"),
+        ("--error", "--error-bg"), ("--accent-text", "--accent"), ("--danger-text", "--danger"), ("--notice-text", "--notice-bg"),
+        ("--limited-text", "--limited-bg"), ("--tag-text", "--tag-bg"), ("--header-text", "--header-bg"), ("--text", "--soft"),
+        ("--text", "--field"), ("--muted", "--soft"),
+    ]
+
+    @Test("every text color reaches 4.5:1 on its background, in the light and the dark scheme")
     func contrastAA() throws {
-        let primary = try Self.rule("button.primary")
-        #expect(try Self.contrast(try #require(primary["color"]), try #require(primary["background"])) >= 4.5)
-        let header = try Self.rule("header")
-        #expect(try Self.contrast(try #require(header["color"]), try #require(header["background"])) >= 4.5)
-        // On the white panel (main) where they appear.
-        let panel = try #require(try Self.rule("main")["background"])
-        #expect(try Self.contrast(try #require(try Self.rule("button.link")["color"]), panel) >= 4.5)
-        #expect(try Self.contrast(try #require(try Self.rule(".error")["color"]), panel) >= 4.5)
-        let body = try Self.rule("body")
-        #expect(try Self.contrast(try #require(body["color"]), try #require(body["background"])) >= 4.5)
+        let (light, dark) = try Self.palettes()
+        for (name, palette) in [("light", light), ("dark", dark)] {
+            for pair in Self.pairs {
+                let text = try #require(palette[pair.text], "\(name) has no \(pair.text)")
+                let background = try #require(palette[pair.background], "\(name) has no \(pair.background)")
+                #expect(try Self.contrast(text, background) >= 4.5, "\(name): \(pair.text) \(text) on \(pair.background) \(background)")
+            }
+        }
+        // The avatars: white letters on each of their colors.
+        for color in ["#1464d0", "#0f6e5f", "#7b3fa0", "#a33b00", "#4b5563", "#9c1f5a"] {
+            #expect(Stylesheet.css.contains(color), "\(color) is an avatar color")
+            #expect(try Self.contrast("#ffffff", color) >= 4.5, "white on \(color)")
+        }
         // The measure itself: the old button blue was 4.23:1 against white (issue #20).
         #expect(abs(try Self.contrast("#1877f2", "#ffffff") - 4.23) < 0.01)
     }

@@ -89,7 +89,7 @@ struct ConsoleURLSchemeSuffixTests {
                 browser, "create-app", csrf: csrf, [("name", "Suffix App"), ("id", "5550002"), ("url_scheme_suffixes", "lite\n\npro")])
             #expect(created.status == .seeOther)
             #expect(try await provider.store.app(id: "5550002")?.urlSchemeSuffixes == ["lite", "pro"])
-            let page = try await browser.get("/_console")
+            let page = try await browser.get("/_console/apps")
             #expect(page.body.contains("fb5550002lite://authorize/") && page.body.contains("fb5550002pro://authorize/"))
 
             let bad = try await ConsoleTests.act(

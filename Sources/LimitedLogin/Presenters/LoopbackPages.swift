@@ -1,11 +1,13 @@
-/// The few pages the loopback listener answers the browser with.
+/// The few pages the loopback listener answers the browser with, in the provider's look (its colors, a
+/// card, light and dark), from a style of their own: the page is on another origin than the provider.
 enum LoopbackPages {
     /// Moves the fragment (`#id_token=…`) into the query and reloads, so the listener can read it.
     static func relay(scriptNonce: String) -> String {
         page(
             title: "Finishing login",
             body: """
-                <p id="status">Finishing the login…</p>
+                <h1 id="title">Finishing the login</h1>
+                <p id="status">Handing the login response to the app…</p>
                 <script nonce="\(scriptNonce)">
                 (function () {
                   var fragment = window.location.hash;
@@ -29,13 +31,30 @@ enum LoopbackPages {
         <!DOCTYPE html>
         <html lang="en">
         <head><meta charset="utf-8"><title>\(escape(title))</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-        <body style="font-family: system-ui, sans-serif; max-width: 32em; margin: 4em auto;">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <style>\(style)</style></head>
+        <body>
+        <header>limited-login</header>
+        <main>
         \(body)
+        </main>
         </body>
         </html>
         """
     }
+
+    /// The provider's look in brief (Stylesheet.swift in the provider holds the whole of it).
+    private static let style = """
+        :root { color-scheme: light dark; --bg: #f0f2f5; --panel: #ffffff; --text: #1c1e21; --header: #1464d0; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #18191a; --panel: #242526; --text: #e4e6eb; --header: #1a2b40; } }
+        body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; background: var(--bg); color: var(--text);
+            margin: 0; line-height: 1.4; }
+        header { background: var(--header); color: #ffffff; padding: 10px 20px; font-weight: bold; font-size: 18px; }
+        main { max-width: 480px; margin: 24px auto; background: var(--panel); border-radius: 12px; padding: 24px; box-shadow: 0 2px 8px rgba(0,0,0,.12); }
+        h1 { font-size: 22px; margin: 0 0 12px; }
+        @media (max-width: 640px) { main { margin: 0; border-radius: 0; padding: 16px; box-shadow: none; } }
+        """
 
     static func escape(_ text: String) -> String {
         var output = ""

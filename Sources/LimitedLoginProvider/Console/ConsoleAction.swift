@@ -23,32 +23,40 @@ struct ConsoleAction: Sendable {
         }
     }
 
-    /// The part of the console to show afterwards.
-    var section: String { Self.outcomes[name]?.section ?? "title" }
+    /// The console page to show afterwards.
+    var section: ConsoleSection { Self.section(of: name) }
+
+    /// The page an action's form is on (the overview for an unknown name).
+    static func section(of name: String) -> ConsoleSection { outcomes[name]?.section ?? .overview }
 
     /// What the console says once an action succeeded (`?done=<name>`); nil for an unknown name.
     static func doneMessage(for name: String) -> String? { outcomes[name]?.done }
 
-    private static let outcomes: [String: (done: String, section: String)] = [
-        "create-app": ("The app was created.", "apps"),
-        "edit-app": ("The app was changed.", "apps"),
-        "move-app": ("The app's business was changed.", "apps"),
-        "delete-app": ("The app was deleted.", "apps"),
-        "create-user": ("The test user was created.", "users"),
-        "generate-user": ("A test user was generated.", "users"),
-        "edit-user": ("The test user was changed.", "users"),
-        "delete-user": ("The test user was deleted.", "users"),
-        "revoke-permission": ("The permission was revoked.", "grants"),
-        "uninstall": ("The app was uninstalled for that person.", "grants"),
-        "expire-data-access": ("Their data access has expired.", "grants"),
-        "request-data-deletion": ("The app's data deletion callback is being delivered; see Callback deliveries.", "deliveries"),
-        "rotate-key": ("A new signing key was scheduled.", "keys"),
-        "advance-clock": ("The clock moved.", "harness"),
-        "reset-clock": ("The clock follows the system's again.", "harness"),
-        "clear-scenarios": ("The queued scenarios were cleared.", "harness"),
-        "mint-token": ("A token was minted; it is below, to copy.", "mint"),
-        "add-friends": ("They are friends now.", "friends"),
-        "remove-friends": ("They are no longer friends.", "friends"),
+    private static let outcomes: [String: (done: String, section: ConsoleSection)] = [
+        "create-app": ("The app was created.", .apps),
+        "edit-app": ("The app was changed.", .apps),
+        "move-app": ("The app's business was changed.", .apps),
+        "delete-app": ("The app was deleted.", .apps),
+        "create-user": ("The test user was created.", .users),
+        "generate-user": ("A test user was generated.", .users),
+        "edit-user": ("The test user was changed.", .users),
+        "delete-user": ("The test user was deleted.", .users),
+        "revoke-permission": ("The permission was revoked.", .grants),
+        "uninstall": ("The app was uninstalled for that person.", .grants),
+        "expire-data-access": ("Their data access has expired.", .grants),
+        "request-data-deletion": ("The app's data deletion callback is being delivered; see Callback deliveries.", .deliveries),
+        "rotate-key": ("A new signing key was scheduled.", .keys),
+        "advance-clock": ("The clock moved.", .harness),
+        "set-clock": ("The clock was set.", .harness),
+        "reset-clock": ("The clock follows the system's again.", .harness),
+        "queue-scenario": ("The scenario was queued.", .harness),
+        "remove-scenario": ("The scenario was removed.", .harness),
+        "clear-scenarios": ("The queued scenarios were cleared.", .harness),
+        "import-state": ("The document was imported.", .harness),
+        "mint-token": ("A token was minted; it is below, to copy.", .tokens),
+        "inspect-token": ("The token is below, decoded.", .tokens),
+        "add-friends": ("They are friends now.", .friends),
+        "remove-friends": ("They are no longer friends.", .friends),
     ]
 
     /// Why a form cannot become an operation.
@@ -159,10 +167,27 @@ struct ConsoleAction: Sendable {
                 throw FormError(message: "Give the seconds to move the clock by (a whole number; negative moves it back).")
             }
             return ConsoleAction(name: name) { _ = try await $0.moveClock(.advance(seconds: seconds)) }
+        case "set-clock":
+            guard let text = field.optional("time"), let time = ConsoleClockInput.parse(text) else {
+                throw FormError(message: "Give the date and time to set the clock to (UTC), such as 2030-01-31T12:00.")
+            }
+            let force = field.optional("force") == "1"
+            return ConsoleAction(name: name) { _ = try await $0.moveClock(.set(to: time), force: force) }
         case "reset-clock":
             return ConsoleAction(name: name) { _ = try await $0.moveClock(.reset) }
+        case "queue-scenario":
+            let body = try scenario(field)
+            return ConsoleAction(name: name) { _ = try await $0.queueScenario(body) }
+        case "remove-scenario":
+            guard let text = field.optional("scenario_id"), let id = Int(text), id > 0 else {
+                throw FormError(message: "The form is missing the scenario's ID.")
+            }
+            return ConsoleAction(name: name) { try $0.removeScenario(id: id) }
         case "clear-scenarios":
             return ConsoleAction(name: name) { _ = $0.clearScenarios() }
+        case "import-state":
+            let document = try field.required("document", "Paste a fixtures or export document (JSON) to import.")
+            return ConsoleAction(name: name) { _ = try await $0.importState(Data(document.utf8)) }
         case "mint-token":
             let body = try mint(field)
             return ConsoleAction(name: name) { operations -> JSONObject? in try await operations.mintToken(body) }
@@ -196,6 +221,30 @@ struct ConsoleAction: Sendable {
         if let text = field.optional("lifetime") {
             guard let seconds = Int64(text) else { throw FormError(message: "The lifetime must be a whole number of seconds.") }
             body["lifetime"] = .number(Double(seconds))
+        }
+        return JSONObject(body)
+    }
+
+    /// The scenario form as the admin API's body (`POST /_admin/scenarios`): the outcome's own fields only.
+    private static func scenario(_ field: Fields) throws(FormError) -> JSONObject {
+        var body: [String: JSONValue] = ["app_id": .string(try field.required("app_id", "Choose the app whose next dialog the scenario decides."))]
+        if let user = field.optional("user") { body["user"] = .string(user) }
+        let outcome = field.optional("outcome") ?? "cancel"
+        body["outcome"] = .string(outcome)
+        switch outcome {
+        case "error":
+            if let text = field.optional("code") {
+                guard let code = Int(text) else { throw FormError(message: "The error code must be a whole number.") }
+                body["code"] = .number(Double(code))
+            }
+            if let message = field.optional("message") { body["message"] = .string(message) }
+        case "claims":
+            guard let text = field.optional("claims"), let object = (try? StrictJSONParser().parse(Array(text.utf8)))?.objectValue else {
+                throw FormError(message: "The claims must be a JSON object, such as {\"email\": \"x@example.com\"}.")
+            }
+            body["claims"] = .object(object)
+        default:
+            break
         }
         return JSONObject(body)
     }

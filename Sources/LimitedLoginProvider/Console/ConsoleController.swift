@@ -8,11 +8,14 @@ import LimitedLoginJOSE
 /// token. Plain HTML forms (no script needed); each form is one admin operation (``AdminOperations``,
 /// ``ConsoleAction``), checked against the session's CSRF token first.
 ///
-/// - `GET /_console`: the console, or its sign-in.
+/// - `GET /_console`: the overview, or the sign-in; `GET /_console/{section}`: a section (``ConsoleSection``),
+///   its list searched with `?q=`.
 /// - `POST /_console/signin` (`admin_token`), `POST /_console/signout`.
-/// - `POST /_console/actions/:name`: a change; on success the browser is sent back to the console
-///   (303) with a notice, on a refusal the console is shown with the admin API's message and status.
-///   A minted token is shown on the answer itself (200), once.
+/// - `POST /_console/actions/:name`: a change; on success the browser is sent back to the action's
+///   section (303) with a notice, on a refusal the section is shown with the admin API's message and
+///   status and the form as it was typed. A minted token is shown on the answer itself (200), once.
+/// - `GET /_console/confirm/:name`: the question before a delete, removal or uninstall (whose links
+///   lead there); `GET /_console/export`: the state as a fixtures document.
 struct ConsoleController: Sendable {
     let services: ProviderServices
     let adminToken: String
@@ -30,10 +33,17 @@ struct ConsoleController: Sendable {
         "This form did not come from this console session (its security token is missing or wrong). Reload the console and try again."
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/_console") { request, _ in try await show(request) }
+        router.get("/_console") { request, _ in try await show(request, section: .overview) }
         router.post("/_console/signin") { request, _ in try await signIn(request) }
         router.post("/_console/signout") { request, _ in try await signOut(request) }
         router.post("/_console/actions/:name") { request, context in try await act(request, name: context.parameters.get("name") ?? "") }
+        // The fixed paths before the section parameter beside them.
+        router.get("/_console/confirm/:name") { request, context in try await confirm(request, action: context.parameters.get("name") ?? "") }
+        router.get("/_console/export") { request, _ in try await export(request) }
+        router.get("/_console/:name") { request, context in
+            guard let section = ConsoleSection(pathComponent: context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
+            return try await show(request, section: section)
+        }
     }
 
     private var secure: Bool { services.urls.isSecure }
@@ -43,20 +53,57 @@ struct ConsoleController: Sendable {
         session.session(in: request, now: ProviderTime.systemNow(), epoch: try await ConsoleEpoch.current(services.store))
     }
 
-    private func show(_ request: Request) async throws -> Response {
+    private func show(_ request: Request, section: ConsoleSection) async throws -> Response {
         guard let current = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
-        let done = request.uri.queryParameters.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
-        return try await ConsolePage(services: services, operations: operations).render(
-            csrf: session.formToken(for: current), notice: done, errorMessage: nil, status: .ok)
+        let query = request.uri.queryParameters
+        var shown = ConsolePage.Shown()
+        shown.notice = query.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
+        shown.search = query.get("q").map { String($0.prefix(200)) }
+        return try await ConsolePage(services: services, operations: operations).render(section, csrf: session.formToken(for: current), shown)
+    }
+
+    /// `GET /_console/confirm/{action}?…`: the question before a change that cannot be undone.
+    private func confirm(_ request: Request, action: String) async throws -> Response {
+        guard let current = try await currentSession(request) else {
+            return try signInPage(errorMessage: nil, status: .ok)
+        }
+        let csrf = session.formToken(for: current)
+        let page = ConsolePage(services: services, operations: operations)
+        var query: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
+        switch try await ConsoleConfirmation.make(action, query: query, store: services.store) {
+        case .failure(let refusal):
+            var shown = ConsolePage.Shown()
+            shown.errorMessage = refusal.message
+            return try await page.render(refusal.section, csrf: csrf, shown, status: .notFound)
+        case .success(let confirmation):
+            var context = page.frame(confirmation.section, csrf: csrf, ConsolePage.Shown())
+            context["title"] = "Console: " + confirmation.question
+            context.merge(confirmation.context()) { _, new in new }
+            return Responses.html(try services.pages.render(.consoleConfirm, context), policy: Responses.consolePolicy)
+        }
+    }
+
+    /// `GET /_console/export[?include_keys=true]`: the state as a fixtures document, to download.
+    private func export(_ request: Request) async throws -> Response {
+        guard try await currentSession(request) != nil else {
+            return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
+        }
+        let includeKeys = request.uri.queryParameters.get("include_keys") == "true"
+        let data = try await operations.exportState(includingKeys: includeKeys)
+        var response = Responses.jsonBytes(Array(data))
+        response.headers[.contentDisposition] =
+            "attachment; filename=\"limited-login-state\(includeKeys ? "-with-keys" : "").json\""
+        return response
     }
 
     private func signInPage(errorMessage: String?, status: HTTPResponse.Status) throws -> Response {
         var context: [String: Any] = ["title": "Console: sign in"]
         if let errorMessage { context["errorMessage"] = errorMessage }
         let html = try services.pages.render(.consoleSignIn, context)
-        return Responses.html(html, status: status)
+        return Responses.html(html, status: status, policy: Responses.consolePolicy)
     }
 
     private func signIn(_ request: Request) async throws -> Response {
@@ -103,26 +150,46 @@ struct ConsoleController: Sendable {
             return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
         }
         var request = request
-        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        let limit = name == "import-state" ? AdminStateController.maximumImportSize : services.configuration.maximumBodySize
+        let form = try await request.formBody(limit: limit)
         guard form.all("csrf").count == 1, session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
         let csrf = session.formToken(for: current)
         let page = ConsolePage(services: services, operations: operations)
+        let section = ConsoleAction.section(of: name)
+        // A refused form is shown again with what was typed; so is a minting's, to mint the next one.
+        var shown = ConsolePage.Shown()
+        shown.kept = ConsoleKeptForm(action: name, form: form)
+        if name == "inspect-token" {
+            let token = (form.all("token").first ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !token.isEmpty, token.utf8.count <= ConsoleTokenView.maximumLength else {
+                shown.errorMessage =
+                    token.isEmpty ? "Paste an ID token to decode." : "That is longer than any ID token (\(ConsoleTokenView.maximumLength) bytes)."
+                return try await page.render(.tokens, csrf: csrf, shown, status: .badRequest)
+            }
+            shown.token = await ConsoleTokenView.make(heading: "The token", token: token, appID: form.all("app_id").first, services: services)
+            shown.notice = ConsoleAction.doneMessage(for: name)
+            return try await page.render(.tokens, csrf: csrf, shown)
+        }
         let action: ConsoleAction
         do { action = try ConsoleAction.parse(name, form) } catch {
-            return try await page.render(csrf: csrf, notice: nil, errorMessage: error.message, status: .badRequest)
+            shown.errorMessage = error.message
+            return try await page.render(section, csrf: csrf, shown, status: .badRequest)
         }
         let minted: JSONObject?
         do { minted = try await action.perform(operations) } catch let error as AdminError {
-            return try await page.render(csrf: csrf, notice: nil, errorMessage: error.message, status: error.status)
+            shown.errorMessage = error.message
+            return try await page.render(section, csrf: csrf, shown, status: error.status)
         }
         services.logger.info("console action", metadata: ["action": "\(name)"])
-        if let minted {
+        if let minted, let idToken = minted["id_token"]?.stringValue {
             // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
-            return try await page.render(
-                csrf: csrf, notice: ConsoleAction.doneMessage(for: name), errorMessage: nil, status: .ok, minted: minted
-            )
+            shown.token = await ConsoleTokenView.make(
+                heading: "The minted token", token: idToken, accessToken: minted["access_token"]?.stringValue,
+                appID: form.all("app_id").first, services: services)
+            shown.notice = ConsoleAction.doneMessage(for: name)
+            return try await page.render(.tokens, csrf: csrf, shown)
         }
-        return Responses.redirect(to: "/_console?done=\(name)#\(action.section)", afterPost: true)
+        return Responses.redirect(to: "\(action.section.path)?done=\(name)", afterPost: true)
     }
 
     private func forged() throws -> Response {

@@ -40,7 +40,7 @@ extension DialogController {
             return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: false)
         }
         return try await signInPage(
-            dialog, request: request, errorMessage: nil, email: nil, status: .ok,
+            dialog, request: request, error: nil, email: nil, status: .ok,
             search: search.map { String($0.prefix(Self.maximumSearchLength)) }
         )
     }
@@ -56,21 +56,23 @@ extension DialogController {
         }
         let browser = services.csrf.authenticBrowserID(BrowserCookies.value(BrowserCookies.browser, in: request))
         if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .signIn, binding: browser) {
-            return try errorPage(refusal)
+            return try errorPage(refusal, retrying: dialog)
         }
         let user: TestUserRecord
         if let name = try value(form, "new_user_name") {
-            switch try await addTestUser(name: name, email: try value(form, "new_user_email")) {
+            let email = try value(form, "new_user_email")
+            switch try await addTestUser(name: name, email: email) {
             case .success(let added): user = added
             case .failure(let refusal):
-                return try await signInPage(dialog, request: request, errorMessage: refusal.message, email: nil, status: refusal.status)
+                return try await signInPage(
+                    dialog, request: request, error: .addUser(refusal.message, name: name, email: email ?? ""), email: nil, status: refusal.status)
             }
         } else if let userID = try value(form, "user_id") {
             guard services.configuration.userPicker else {
-                return try await signInPage(dialog, request: request, errorMessage: Self.pickerOff, email: nil, status: .forbidden)
+                return try await signInPage(dialog, request: request, error: .picker(Self.pickerOff), email: nil, status: .forbidden)
             }
             guard let found = try await services.store.user(id: userID), found.pickable else {
-                return try await signInPage(dialog, request: request, errorMessage: Self.notPickable, email: nil, status: .forbidden)
+                return try await signInPage(dialog, request: request, error: .picker(Self.notPickable), email: nil, status: .forbidden)
             }
             user = found
         } else {
@@ -88,7 +90,7 @@ extension DialogController {
             case (.refused(let retryAfter), _):
                 services.logger.notice("dialog sign-in refused: too many failed sign-ins", metadata: ["app": "\(dialog.app.id)"])
                 var response = try await signInPage(
-                    dialog, request: request, errorMessage: Self.tooManyAttempts(retryAfter: retryAfter), email: email,
+                    dialog, request: request, error: .password(Self.tooManyAttempts(retryAfter: retryAfter)), email: email,
                     status: .tooManyRequests
                 )
                 response.headers[.retryAfter] = String(retryAfter)
@@ -97,7 +99,7 @@ extension DialogController {
                 user = found.0
             case (.succeeded, nil), (.failed, _):
                 services.logger.info("dialog sign-in refused", metadata: ["app": "\(dialog.app.id)"])
-                return try await signInPage(dialog, request: request, errorMessage: Self.incorrectPassword, email: email, status: .unauthorized)
+                return try await signInPage(dialog, request: request, error: .password(Self.incorrectPassword), email: email, status: .unauthorized)
             }
         }
         // A new session at every sign-in, whatever session cookie came with the form (no fixation).
@@ -137,10 +139,20 @@ extension DialogController {
 
     // MARK: - The page
 
+    /// What went wrong on the sign-in page, shown beside the form it concerns.
+    enum SignInError {
+        /// The email and password form.
+        case password(String)
+        /// Picking a test user.
+        case picker(String)
+        /// "Add a test user", with what was typed (kept in the form).
+        case addUser(String, name: String, email: String)
+    }
+
     /// The sign-in page, with a fresh single-use form token bound to this browser's `ll_browser` cookie,
     /// which is issued here when the browser has none that this provider made.
     func signInPage(
-        _ dialog: DialogRequest, request: Request, errorMessage: String?, email: String?, status: HTTPResponse.Status,
+        _ dialog: DialogRequest, request: Request, error: SignInError?, email: String?, status: HTTPResponse.Status,
         search: String? = nil
     ) async throws -> Response {
         let existing = services.csrf.authenticBrowserID(BrowserCookies.value(BrowserCookies.browser, in: request))
@@ -148,6 +160,7 @@ extension DialogController {
         var context: [String: Any] = [
             "title": "Log in to \(dialog.app.name)",
             "appName": dialog.app.name,
+            "appInitial": Avatar.initial(of: dialog.app.name),
             "limited": dialog.limited,
             "email": email ?? "",
             "signInPath": Self.signInPath,
@@ -156,11 +169,24 @@ extension DialogController {
             "picker": services.configuration.userPicker,
         ]
         // Only a present message opens its section (Mustache shows a section for an empty string too).
-        if let errorMessage { context["errorMessage"] = errorMessage }
+        switch error {
+        case .password(let message)?: context["passwordError"] = message
+        case .picker(let message)?: context["pickerError"] = message
+        case .addUser(let message, let name, let email)?:
+            context["addUserError"] = message
+            context["newUserName"] = name
+            context["newUserEmail"] = email
+        case nil: break
+        }
         if services.configuration.userPicker {
             let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
             let found = try await services.store.pickableUsers(matching: search, limit: Self.pickerSize + 1)
-            let users = found.prefix(Self.pickerSize).map { ["id": $0.id, "name": $0.fullName, "email": $0.email] }
+            let users = found.prefix(Self.pickerSize).map {
+                [
+                    "id": $0.id, "name": $0.fullName, "email": $0.email, "initial": Avatar.initial(of: $0.fullName),
+                    "avatarClass": Avatar.colorClass(for: $0.id),
+                ]
+            }
             context["users"] = Array(users)
             context["hasUsers"] = !users.isEmpty
             context["moreUsers"] = found.count > Self.pickerSize

@@ -58,7 +58,7 @@ struct DialogController: Sendable {
             return try await silent(dialog, user: user)
         }
         guard let user else {
-            return try await signInPage(dialog, request: request, errorMessage: nil, email: nil, status: .ok)
+            return try await signInPage(dialog, request: request, error: nil, email: nil, status: .ok)
         }
         if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
         if let answer = try completion.scenarioAnswer(dialog, user: user, afterPost: false) { return answer }
@@ -114,7 +114,7 @@ struct DialogController: Sendable {
             return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
         }
         if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: session) {
-            return try errorPage(refusal)
+            return try errorPage(refusal, retrying: dialog)
         }
         if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
         switch try value(form, "action") {
@@ -169,17 +169,17 @@ struct DialogController: Sendable {
 
     static let csrfFailure = DialogPageError(
         status: 403, title: "This page has expired",
-        message: "The form's security token is missing or wrong. Go back to the app and start the login again."
+        message: "The form's security token is missing or wrong. Try again, or go back to the app and start the login again."
     )
 
     static let formExpired = DialogPageError(
         status: 403, title: "This page has expired",
-        message: "The form was open for longer than an hour. Go back to the app and start the login again."
+        message: "The form was open for longer than an hour. Try again, or go back to the app and start the login again."
     )
 
     static let formReplayed = DialogPageError(
         status: 403, title: "This form was already sent",
-        message: "Each form of the login dialog can be sent once, and this one was. Go back to the app and start the login again."
+        message: "Each form of the login dialog can be sent once, and this one was. Try again, or go back to the app and start the login again."
     )
 
     /// Checks a posted form token and consumes it in the store (single use, on every node). Nil when the
@@ -213,7 +213,9 @@ struct DialogController: Sendable {
         }
     }
 
-    func errorPage(_ error: DialogPageError) throws -> Response {
+    /// The page for `error`; with `retrying`, a "Try again" that reopens that dialog request (a form that
+    /// was sent twice, or kept open too long, leaves the request itself good).
+    func errorPage(_ error: DialogPageError, retrying dialog: DialogRequest? = nil) throws -> Response {
         // An operator looking into "the login does not work" needs the reason the person was shown.
         services.logger.log(
             level: error.status >= 500 ? .error : .info, "dialog error page: \(error.title)",
@@ -221,7 +223,9 @@ struct DialogController: Sendable {
         )
         services.metrics.dialogShown("error")
         services.metrics.error("dialog_page", code: String(error.status))
-        let html = try services.pages.render(.error, ["title": error.title, "message": error.message])
+        var context: [String: Any] = ["title": error.title, "message": error.message]
+        if let dialog { context["retryURL"] = "/dialog/oauth?" + dialog.query }
+        let html = try services.pages.render(.error, context)
         var response = Responses.html(html, status: HTTPResponse.Status(code: error.status))
         if error.status == 503 { response.headers[.retryAfter] = String(StoreOutage.retryAfter) }
         return response
@@ -244,6 +248,10 @@ struct DialogController: Sendable {
             [
                 "title": "\(dialog.app.name) is requesting access",
                 "appName": dialog.app.name,
+                "appInitial": Avatar.initial(of: dialog.app.name),
+                "userInitial": Avatar.initial(of: user.fullName),
+                "avatarClass": Avatar.colorClass(for: user.id),
+                "hasOptional": dialog.scope.contains { $0 != .publicProfile },
                 "userName": user.fullName,
                 "firstName": user.firstName,
                 "limited": dialog.limited,

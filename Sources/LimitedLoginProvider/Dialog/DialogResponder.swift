@@ -27,7 +27,7 @@ struct DialogResponder: Sendable {
                 ])
             var response = Responses.html(html)
             response.headers[HTTPField.Name("Content-Security-Policy")!] =
-                "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(scriptNonce)'; form-action \(FormActionSource.of(target.redirectURI))"
+                "default-src 'none'; style-src 'self'; script-src 'nonce-\(scriptNonce)'; form-action \(FormActionSource.of(target.redirectURI))"
             return response
         }
     }

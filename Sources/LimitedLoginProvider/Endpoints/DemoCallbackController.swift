@@ -6,6 +6,8 @@ import LimitedLoginJOSE
 /// loopback URI when the provider runs on loopback, and so allowed for every app without registration.
 struct DemoCallbackController: Sendable {
     static let path = "/demo/callback"
+    /// The demo dialog's `state`: this, then the app's ID.
+    static let statePrefix = "demo-"
     let services: ProviderServices
 
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -24,6 +26,16 @@ struct DemoCallbackController: Sendable {
             nonce = jws.payload["nonce"]?.stringValue ?? ""
         }
         let failed = (try? form.single("error")) != nil
+        // "Try again" opens the same demo dialog request for the same app (its URL is made, not kept).
+        var retryDialogURL = ""
+        if let state = try? form.single("state"), state.hasPrefix(Self.statePrefix) {
+            let appID = String(state.dropFirst(Self.statePrefix.count))
+            if !appID.isEmpty, appID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                try await services.store.app(id: appID) != nil
+            {
+                retryDialogURL = services.urls.limitedDialogURL(appID: appID)
+            }
+        }
         let html = try services.pages.render(
             .demoCallback,
             [
@@ -31,7 +43,8 @@ struct DemoCallbackController: Sendable {
                 "heading": failed ? "The login did not complete" : "Login complete",
                 "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
                 "hasClaims": !claimsText.isEmpty,
-                "claims": claimsText, "appID": appID, "retryURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+                "claims": claimsText, "appID": appID, "homeURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+                "tryAgainURL": failed ? retryDialogURL : "",
             ])
         return Responses.html(html)
     }

@@ -324,6 +324,12 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, error.localizedDescription)
         }
+        return try parse(data, source: path)
+    }
+
+    /// Reads and checks a fixtures document (a file's content, or one given to the admin API or the
+    /// console); `source` names it in errors.
+    public static func parse(_ data: Data, source path: String) throws(FixturesError) -> ProviderFixtures {
         // Read strictly first: a name given twice (two "apps") or a misspelt key is an error, never ignored.
         do {
             let document = try StrictJSONParser(maximumSize: 256 << 20, maximumDepth: 32).parse(Array(data))

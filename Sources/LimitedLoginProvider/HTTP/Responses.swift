@@ -6,12 +6,23 @@ import NIOCore
 
 /// The provider's response shapes.
 enum Responses {
-    /// An HTML page, never cached, with headers that keep it out of frames.
-    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+    /// The pages' Content-Security-Policy: the stylesheet and the script are files of this origin, and
+    /// nothing inline runs (no inline script, style or event handler), whatever a page's text holds.
+    /// No `form-action`: the dialog's forms end in a redirect to the app's URI, which browsers check
+    /// against it; the console adds `form-action 'self'` (``consolePolicy``).
+    static let pagePolicy =
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'"
+
+    /// The console's policy: the page policy, and its forms post only to this origin.
+    static let consolePolicy = pagePolicy + "; form-action 'self'"
+
+    /// An HTML page, never cached, with headers that keep it out of frames and scripts out of it.
+    static func html(_ html: String, status: HTTPResponse.Status = .ok, policy: String = pagePolicy) -> Response {
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8",
             .cacheControl: "no-store",
         ]
+        headers[HTTPField.Name("Content-Security-Policy")!] = policy
         headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))

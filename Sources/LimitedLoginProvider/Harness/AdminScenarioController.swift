@@ -5,7 +5,7 @@ import LimitedLoginJOSE
 ///
 /// `POST {"app_id": "…", "user": "alice@example.com" (optional), "outcome": "cancel"}` (or `"error"` with
 /// `"code"` and `"message"`, or `"claims"` with `"claims": {…}`); `GET` lists them in order; `DELETE`
-/// (optionally `?app_id=…`) clears them.
+/// (optionally `?app_id=…`) clears them; `DELETE /_admin/scenarios/{id}` removes one.
 struct AdminScenarioController: Sendable {
     let services: ProviderServices
 
@@ -13,6 +13,7 @@ struct AdminScenarioController: Sendable {
         router.get("/_admin/scenarios") { request, _ in list() }
         router.post("/_admin/scenarios") { request, _ in try await add(request) }
         router.delete("/_admin/scenarios") { request, _ in clear(request) }
+        router.delete("/_admin/scenarios/:id") { _, context in try remove(context.parameters.get("id") ?? "") }
     }
 
     private func list() -> Response {
@@ -25,32 +26,14 @@ struct AdminScenarioController: Sendable {
         case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
-        if let message = body.unknownKeyMessage(accepted: ["app_id", "user", "outcome", "error", "code", "message", "claims"]) {
-            throw AdminError.badRequest(message)
-        }
-        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else {
-            throw AdminError.badRequest("Give \"app_id\": the app whose next dialog the scenario decides.")
-        }
-        guard try await services.store.app(id: appID) != nil else {
-            throw AdminError.notFound("No app with ID \(appID).")
-        }
-        var userID: String?
-        if let user = body["user"] {
-            guard let name = user.stringValue, let found = try await services.store.user(idOrEmail: name) else {
-                throw AdminError.notFound("No test user \(body["user"]?.stringValue ?? "(not a string)") (give an ID or an email).")
-            }
-            userID = found.id
-        }
-        let outcome: Scenario.Outcome
-        switch Scenario.Outcome.parse(body) {
-        case .failure(let error): throw AdminError.badRequest(error.message)
-        case .success(let parsed): outcome = parsed
-        }
-        guard let scenario = services.scenarios.add(appID: appID, userID: userID, outcome: outcome) else {
-            throw AdminError.conflict("\(ScenarioQueue.capacity) scenarios are queued already; clear them first.")
-        }
-        services.logger.info("scenario queued", metadata: ["app": "\(appID)", "scenario": "\(scenario.id)"])
+        let scenario = try await AdminOperations(services: services).queueScenario(body)
         return Responses.json(scenario.json, status: .created)
+    }
+
+    private func remove(_ id: String) throws -> Response {
+        guard let number = Int(id), number > 0 else { throw AdminError.badRequest("A scenario's ID is a positive whole number, not \"\(id)\".") }
+        try AdminOperations(services: services).removeScenario(id: number)
+        return Responses.json(.object(["success": true]))
     }
 
     private func clear(_ request: Request) -> Response {

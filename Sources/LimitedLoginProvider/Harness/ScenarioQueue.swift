@@ -39,6 +39,15 @@ public final class ScenarioQueue: Sendable {
         }
     }
 
+    /// Removes the scenario with this ID; false when none is queued.
+    func remove(id: Int) -> Bool {
+        state.withLock { state in
+            guard let index = state.queued.firstIndex(where: { $0.id == id }) else { return false }
+            state.queued.remove(at: index)
+            return true
+        }
+    }
+
     /// Takes the oldest scenario for this app that is for this person or for anyone, when `accept` says
     /// this is the moment for it (it stays queued otherwise, so that the order holds).
     func take(appID: String, userID: String, if accept: (Scenario.Outcome) -> Bool = { _ in true }) -> Scenario? {

@@ -25,8 +25,18 @@ struct PageRenderer: Sendable {
         case formPost = "form_post"
         case home
         case demoCallback = "demo_callback"
-        case console
         case consoleSignIn = "console_signin"
+        case consoleOverview = "console_overview"
+        case consoleApps = "console_apps"
+        case consoleUsers = "console_users"
+        case consoleFriends = "console_friends"
+        case consoleGrants = "console_grants"
+        case consoleKeys = "console_keys"
+        case consoleHarness = "console_harness"
+        case consoleTokens = "console_tokens"
+        case consoleLogins = "console_logins"
+        case consoleDeliveries = "console_deliveries"
+        case consoleConfirm = "console_confirm"
 
         /// The page's template text.
         var template: String {
@@ -37,8 +47,18 @@ struct PageRenderer: Sendable {
             case .formPost: PageTemplates.formPost
             case .home: PageTemplates.home
             case .demoCallback: PageTemplates.demoCallback
-            case .console: PageTemplates.console
             case .consoleSignIn: PageTemplates.consoleSignIn
+            case .consoleOverview: PageTemplates.consoleOverview
+            case .consoleApps: PageTemplates.consoleApps
+            case .consoleUsers: PageTemplates.consoleUsers
+            case .consoleFriends: PageTemplates.consoleFriends
+            case .consoleGrants: PageTemplates.consoleGrants
+            case .consoleKeys: PageTemplates.consoleKeys
+            case .consoleHarness: PageTemplates.consoleHarness
+            case .consoleTokens: PageTemplates.consoleTokens
+            case .consoleLogins: PageTemplates.consoleLogins
+            case .consoleDeliveries: PageTemplates.consoleDeliveries
+            case .consoleConfirm: PageTemplates.consoleConfirm
             }
         }
     }
@@ -52,6 +72,7 @@ struct PageRenderer: Sendable {
     func render(_ page: Page, _ context: [String: Any]) throws(PageRenderingError) -> String {
         var context = context
         context["stylesheetPath"] = Stylesheet.path
+        context["scriptPath"] = PageScript.path
         guard let templates = try? library.templates(for: page), let html = templates.render(Self.escaped(context), withTemplate: page.rawValue)
         else {
             throw PageRenderingError(page: page.rawValue)
@@ -73,7 +94,7 @@ struct PageRenderer: Sendable {
     }
 }
 
-/// The pages' Mustache library, each page added (with the head it includes) the first time it is asked for.
+/// The pages' Mustache library, each page added (with the partials pages include) the first time it is asked for.
 private final class LazyTemplateLibrary: Sendable {
     private struct State {
         var library = MustacheLibrary()
@@ -86,7 +107,10 @@ private final class LazyTemplateLibrary: Sendable {
     func templates(for page: PageRenderer.Page) throws -> MustacheLibrary {
         try state.withLock { state throws -> MustacheLibrary in
             if !state.parsed.contains(page) {
-                if state.parsed.isEmpty { try state.library.register(PageTemplates.head, named: "head") }
+                if state.parsed.isEmpty {
+                    try state.library.register(PageTemplates.head, named: "head")
+                    try state.library.register(PageTemplates.consoleTop, named: "console_top")
+                }
                 try state.library.register(page.template, named: page.rawValue)
                 state.parsed.insert(page)
             }

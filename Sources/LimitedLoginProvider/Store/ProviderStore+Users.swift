@@ -112,7 +112,8 @@ extension ProviderStore {
         }
     }
 
-    /// Up to `limit` users the sign-in page may offer to pick, oldest first; with a search, only those
+    /// Up to `limit` users the sign-in page may offer to pick, by name (first, then last, ignoring case;
+    /// the ID last, so that the order is total); with a search, only those
     /// whose ID is the search, or whose name or email contains it (case-insensitive).
     ///
     /// The page asks for one more than it shows, to know whether to say that there are more: it never
@@ -133,7 +134,8 @@ extension ProviderStore {
                             ))
                 }
             }
-            return try await query.orderBy("created_at").orderBy("id").limit(limit)
+            return try await query.orderBy(SQLFunction("lower", args: SQLColumn("first_name")))
+                .orderBy(SQLFunction("lower", args: SQLColumn("last_name"))).orderBy("id").limit(limit)
                 .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
         }
     }

@@ -21,6 +21,7 @@ enum StoreMigrations {
         StoreMigration(name: "0008_sessions_by_person", apply: indexSessionsByPerson),
         StoreMigration(name: "0009_app_callbacks", apply: addAppCallbacks),
         StoreMigration(name: "0010_app_modes_and_roles", apply: addAppModesAndRoles),
+        StoreMigration(name: "0011_pickable_users_by_name", apply: indexPickableUsersByName),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -220,6 +221,15 @@ enum StoreMigrations {
             .column("role", type: .text, .notNull)
             .primaryKey("app_id", "user_id")
             .run()
+    }
+
+    /// The sign-in page lists pickable users by name (case-insensitive), reading only the page it shows.
+    /// An index on expressions: SQLKit has no builder for one, and this statement is the same in SQLite
+    /// and PostgreSQL (a function call needs no parentheses of its own in either).
+    private static func indexPickableUsersByName(_ db: any SQLDatabase) async throws {
+        try await db.raw(
+            "CREATE INDEX ll_users_pickable_name ON ll_users (pickable, lower(first_name), lower(last_name), id)"
+        ).run()
     }
 
     /// Applies every migration not yet recorded, in order.

@@ -1,10 +1,12 @@
 extension PageTemplates {
     /// An error the dialog cannot send back to the app, or a page that does not exist (with a link home).
+    /// When the dialog request it belongs to is known and still good, "Try again" reopens that request.
     static let error = """
         {{> head}}
-        <main>
+        <main class="dialog">
         <h1 id="title">{{{title}}}</h1>
         <p class="error" id="error-message">{{{message}}}</p>
+        {{#retryURL}}<p><a href="{{{retryURL}}}" id="try-again" class="button primary block">Try again</a></p>{{/retryURL}}
         {{#homeURL}}<p><a href="{{{homeURL}}}" id="home-link">Go to the provider's home page</a></p>{{/homeURL}}
         </main>
         </body>
