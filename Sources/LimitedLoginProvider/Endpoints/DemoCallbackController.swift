@@ -36,16 +36,16 @@ struct DemoCallbackController: Sendable {
                 retryDialogURL = services.urls.limitedDialogURL(appID: appID)
             }
         }
-        let html = try services.pages.render(
-            .demoCallback,
-            [
-                "title": failed ? "Login not completed" : "Login complete",
-                "heading": failed ? "The login did not complete" : "Login complete",
-                "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
-                "hasClaims": !claimsText.isEmpty,
-                "claims": claimsText, "appID": appID, "homeURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
-                "tryAgainURL": failed ? retryDialogURL : "",
-            ])
-        return Responses.html(html)
+        var context: [String: Any] = [
+            "title": failed ? "Login not completed" : "Login complete",
+            "heading": failed ? "The login did not complete" : "Login complete",
+            "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
+            "hasClaims": !claimsText.isEmpty,
+            "claims": claimsText, "appID": appID, "homeURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
+
+        ]
+        // Only a present URL opens its section (Mustache shows a section for an empty string too).
+        if failed, !retryDialogURL.isEmpty { context["tryAgainURL"] = retryDialogURL }
+        return Responses.html(try services.pages.render(.demoCallback, context))
     }
 }

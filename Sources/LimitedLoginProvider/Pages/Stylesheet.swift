@@ -106,6 +106,7 @@ enum Stylesheet {
         @media (max-width: 640px) {
         main { margin: 0; border-radius: 0; padding: 16px; box-shadow: none; }
         main.dialog button:not(.link):not(.user-row), main.dialog a.button { width: 100%; margin: 6px 0; }
+        nav.console { gap: 2px; } nav.console a { padding: 4px 8px; font-size: 15px; }
         table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
         table.cards tr { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 12px; padding: 8px 12px; }
