@@ -26,7 +26,7 @@ enum Stylesheet {
         header { background: var(--header-bg); color: var(--header-text); padding: 10px 20px; font-weight: bold; font-size: 18px;
             display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; }
         header a { color: var(--header-text); }
-        main { max-width: 480px; margin: 24px auto; background: var(--panel); border-radius: 12px; padding: 24px;
+        main { max-width: 480px; margin: 24px auto; background: var(--panel); border-radius: 12px; padding: 24px; overflow-wrap: break-word;
             box-shadow: 0 2px 8px rgba(0,0,0,.12); }
         main.wide { max-width: 1100px; }
         h1 { font-size: 22px; margin: 0 0 12px; }
