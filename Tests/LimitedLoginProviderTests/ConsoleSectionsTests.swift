@@ -60,6 +60,9 @@ struct ConsoleSectionsTests {
             #expect(bob.body.contains(#"data-user-email="bob@example.com""#) && !bob.body.contains(#"data-user-email="alice@example.com""#))
             #expect(HTMLForm.text(ofElementWithID: "search-summary", in: bob.body)?.hasPrefix("1 of ") == true, "\(bob.body.prefix(0))")
             #expect(bob.body.contains(#"value="BOB""#), "the search stays in its field")
+            // As the search form sends it: a space is `+`.
+            let fullName = try await browser.get("/_console/users?q=bob+jones")
+            #expect(fullName.body.contains(#"data-user-email="bob@example.com""#) && fullName.body.contains(#"value="bob jones""#))
             let none = try await browser.get("/_console/apps?q=%3Cscript%3E")
             #expect(none.body.contains(#"id="no-apps""#) && none.body.contains("&lt;script&gt;") && !none.body.contains("<script>"))
             let byID = try await browser.get("/_console/apps?q=\(TestFixtures.appID)")

@@ -57,10 +57,11 @@ struct ConsoleController: Sendable {
         guard let current = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
-        let query = request.uri.queryParameters
+        // Read as a form encodes it (a space is `+`), as the search form sends it.
+        let query = (try? FormParameters(encoded: request.uri.query ?? "")) ?? FormParameters()
         var shown = ConsolePage.Shown()
-        shown.notice = query.get("done").flatMap { ConsoleAction.doneMessage(for: $0) }
-        shown.search = query.get("q").map { String($0.prefix(200)) }
+        shown.notice = query.all("done").first.flatMap { ConsoleAction.doneMessage(for: $0) }
+        shown.search = query.all("q").first.map { String($0.prefix(200)) }
         return try await ConsolePage(services: services, operations: operations).render(section, csrf: session.formToken(for: current), shown)
     }
 
@@ -72,7 +73,9 @@ struct ConsoleController: Sendable {
         let csrf = session.formToken(for: current)
         let page = ConsolePage(services: services, operations: operations)
         var query: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
+        for pair in ((try? FormParameters(encoded: request.uri.query ?? "")) ?? FormParameters()).pairs where query[pair.name] == nil {
+            query[pair.name] = pair.value
+        }
         switch try await ConsoleConfirmation.make(action, query: query, store: services.store) {
         case .failure(let refusal):
             var shown = ConsolePage.Shown()

@@ -102,11 +102,17 @@ enum Stylesheet {
         .card { border: 1px solid var(--line); border-radius: 8px; padding: 12px; }
         .card h2 { margin: 0 0 4px; font-size: 17px; }
         .count { font-size: 26px; font-weight: bold; }
+        [hidden] { display: none !important; }
+        .toolbar h1 { margin: 0; }
+        #set-clock-form, #advance-clock-form { margin-bottom: 12px; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         @media (max-width: 640px) {
         main { margin: 0; border-radius: 0; padding: 16px; box-shadow: none; }
         main.dialog button:not(.link):not(.user-row), main.dialog a.button { width: 100%; margin: 6px 0; }
-        nav.console { gap: 2px; } nav.console a { padding: 4px 8px; font-size: 15px; }
+        nav.console { gap: 2px; } nav.console a { padding: 4px 8px; font-size: 15px; min-height: 44px; box-sizing: border-box;
+            display: inline-flex; align-items: center; }
+        button.small, a.button.small, summary { min-height: 44px; }
+        summary { display: flex; align-items: center; }
         table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
         table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
         table.cards tr { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 12px; padding: 8px 12px; }
