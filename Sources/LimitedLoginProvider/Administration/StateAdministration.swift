@@ -26,9 +26,9 @@ extension AdminOperations {
         do { fixtures = try ProviderFixtures.parse(document, source: "(the imported document)") } catch {
             throw AdminError.badRequest(Self.sentence("the document cannot be imported: " + error.reason))
         }
-        let (appsBefore, usersBefore) = (try await store.apps().count, try await store.users().count)
+        let added: (apps: Int, users: Int)
         do {
-            try await FixtureLoader(store: store, logger: services.logger).load(fixtures)
+            added = try await FixtureLoader(store: store, logger: services.logger).load(fixtures)
             try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios)
         } catch let error as FixturesError {
             throw AdminError.badRequest(Self.sentence("the document cannot be imported: " + error.reason))
@@ -36,10 +36,7 @@ extension AdminOperations {
         if let offset = fixtures.clockOffset, offset != services.clock.offset {
             _ = try await moveClock(.advance(seconds: offset - services.clock.offset), force: true)
         }
-        let summary = ImportSummary(
-            apps: try await store.apps().count - appsBefore, users: try await store.users().count - usersBefore,
-            scenarios: fixtures.scenarios?.count ?? 0
-        )
+        let summary = ImportSummary(apps: added.apps, users: added.users, scenarios: fixtures.scenarios?.count ?? 0)
         services.logger.notice("state imported", metadata: ["apps": "\(summary.apps)", "users": "\(summary.users)"])
         return summary
     }

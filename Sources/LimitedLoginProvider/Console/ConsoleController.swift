@@ -57,8 +57,7 @@ struct ConsoleController: Sendable {
         guard let current = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
-        // Read as a form encodes it (a space is `+`), as the search form sends it.
-        let query = (try? FormParameters(encoded: request.uri.query ?? "")) ?? FormParameters()
+        let query = Self.query(of: request)
         var shown = ConsolePage.Shown()
         shown.notice = query.all("done").first.flatMap { ConsoleAction.doneMessage(for: $0) }
         shown.search = query.all("q").first.map { String($0.prefix(200)) }
@@ -73,9 +72,7 @@ struct ConsoleController: Sendable {
         let csrf = session.formToken(for: current)
         let page = ConsolePage(services: services, operations: operations)
         var query: [String: String] = [:]
-        for pair in ((try? FormParameters(encoded: request.uri.query ?? "")) ?? FormParameters()).pairs where query[pair.name] == nil {
-            query[pair.name] = pair.value
-        }
+        for pair in Self.query(of: request).pairs where query[pair.name] == nil { query[pair.name] = pair.value }
         switch try await ConsoleConfirmation.make(action, query: query, store: services.store) {
         case .failure(let refusal):
             var shown = ConsolePage.Shown()
@@ -94,12 +91,18 @@ struct ConsoleController: Sendable {
         guard try await currentSession(request) != nil else {
             return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
         }
-        let includeKeys = request.uri.queryParameters.get("include_keys") == "true"
+        let includeKeys = Self.query(of: request).all("include_keys").first == "true"
         let data = try await operations.exportState(includingKeys: includeKeys)
         var response = Responses.jsonBytes(Array(data))
         response.headers[.contentDisposition] =
             "attachment; filename=\"limited-login-state\(includeKeys ? "-with-keys" : "").json\""
         return response
+    }
+
+    /// A console page's query, read as the console's GET forms encode it (a space is `+`); an unreadable
+    /// one counts as empty.
+    private static func query(of request: Request) -> FormParameters {
+        (try? FormParameters(encoded: request.uri.query ?? "")) ?? FormParameters()
     }
 
     private func signInPage(errorMessage: String?, status: HTTPResponse.Status) throws -> Response {

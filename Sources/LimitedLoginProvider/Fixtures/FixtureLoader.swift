@@ -11,10 +11,13 @@ struct FixtureLoader: Sendable {
     static let demoAppID = "1000000000000001"
 
     /// Loads fixtures; apps and users whose ID (or email) exist already are left alone, so a restart
-    /// with the same file changes nothing.
-    func load(_ fixtures: ProviderFixtures) async throws {
+    /// with the same file changes nothing. Returns how many apps and users it added.
+    @discardableResult
+    func load(_ fixtures: ProviderFixtures) async throws -> (apps: Int, users: Int) {
+        var added = (apps: 0, users: 0)
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
             try await store.createApp(AppRecord(fixture: app, secret: RandomIdentifiers.appSecret()))
+            added.apps += 1
         }
         var idsByKey: [String: String] = [:]
         for user in fixtures.users {
@@ -24,6 +27,7 @@ struct FixtureLoader: Sendable {
                 continue
             }
             let id = try await createUserAlone(user)
+            added.users += 1
             idsByKey[user.email.lowercased()] = id
             idsByKey[id] = id
         }
@@ -52,6 +56,7 @@ struct FixtureLoader: Sendable {
             }
         }
         try await StateImport(store: store, logger: logger).load(fixtures)
+        return added
     }
 
     /// Adds one user and their friendships with existing users (given by ID).

@@ -99,6 +99,7 @@ private final class LazyTemplateLibrary: Sendable {
     private struct State {
         var library = MustacheLibrary()
         var parsed: Set<PageRenderer.Page> = []
+        var consoleTopParsed = false
     }
 
     private let state = Mutex(State())
@@ -107,9 +108,11 @@ private final class LazyTemplateLibrary: Sendable {
     func templates(for page: PageRenderer.Page) throws -> MustacheLibrary {
         try state.withLock { state throws -> MustacheLibrary in
             if !state.parsed.contains(page) {
-                if state.parsed.isEmpty {
-                    try state.library.register(PageTemplates.head, named: "head")
+                if state.parsed.isEmpty { try state.library.register(PageTemplates.head, named: "head") }
+                // The console's top, with the first console page: a run that shows only the dialog never parses it.
+                if !state.consoleTopParsed, page.rawValue.hasPrefix("console_"), page != .consoleSignIn {
                     try state.library.register(PageTemplates.consoleTop, named: "console_top")
+                    state.consoleTopParsed = true
                 }
                 try state.library.register(page.template, named: page.rawValue)
                 state.parsed.insert(page)
