@@ -37,10 +37,9 @@ public struct LimitedLoginProvider: Sendable {
         if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
             throw ProviderConfigurationError(description: problem)
         }
-        // Hummingbird's Date header needs a Gregorian calendar in GMT: ICU's calendar and zone data, about a
-        // millisecond to load on first use, which the server's start would wait for; loaded on the other
-        // core while the store opens (docs/PERFORMANCE.md, "Start").
-        Task.detached(priority: .high) { StartWarmUp.loadCalendar() }
+        // The event loops, a rehearsal of the server's start and ICU's calendar, on the other core while
+        // the store opens, if `serve` has not begun them already (docs/PERFORMANCE.md, "Start").
+        StartWarmUp.begin()
         let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
         // The store and the keys read this clock, whether or not a request is in scope.
         store.useClock(clock)
@@ -114,7 +113,9 @@ public struct LimitedLoginProvider: Sendable {
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
         AssetsController().addRoutes(to: router)
-        HealthController(services: services).addRoutes(to: router)
+        let health = HealthController(services: services)
+        health.addRoutes(to: router)
+        health.checkSoon()
         MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
         OpenIDController(services: services).addRoutes(to: router)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimitedLoginCore
+import LimitedLoginProvider
 
 @main
 struct LimitedLoginCommand: AsyncParsableCommand {
@@ -33,10 +34,13 @@ struct LimitedLoginCommand: AsyncParsableCommand {
 
     /// Adds `serve` options given as `LIMITED_LOGIN_*` variables, then runs the command line.
     static func main() async {
+        // What `serve` needs whatever its options say, begun on the other core while this one parses them.
+        if CommandLine.arguments.dropFirst().first == "serve" { StartWarmUp.begin() }
         StandardStreams.ignoreBrokenPipes()
         let arguments: [String]
         do {
-            arguments = try ServeEnvironment.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            arguments = try ServeEnvironment.arguments(
+                Array(CommandLine.arguments.dropFirst()), environment: { getenv($0).map { String(cString: $0) } })
         } catch {
             printErrorLine("limited-login serve: \(error.description)")
             Foundation.exit(64)

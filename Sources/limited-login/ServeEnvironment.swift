@@ -17,7 +17,10 @@ enum ServeEnvironment {
 
     /// The variable that stands for `--name`.
     static func variable(for name: String) -> String {
-        "LIMITED_LOGIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        // ASCII by construction (the option names above): byte arithmetic, not Foundation's string search
+        // (which loaded ICU on the start's critical path, a millisecond; docs/PERFORMANCE.md, "Start").
+        "LIMITED_LOGIN_"
+            + String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : ($0 >= 97 && $0 <= 122 ? $0 - 32 : $0) }, as: UTF8.self)
     }
 
     /// Why a variable cannot be used.
@@ -27,13 +30,13 @@ enum ServeEnvironment {
 
     /// `arguments` (after the program name) with the variables' options added to a `serve` command line
     /// that does not give them itself. Other commands are returned unchanged.
-    static func arguments(_ arguments: [String], environment: [String: String]) throws(Problem) -> [String] {
+    static func arguments(_ arguments: [String], environment: (String) -> String?) throws(Problem) -> [String] {
         guard arguments.first == "serve" else { return arguments }
         if arguments.contains("--help") || arguments.contains("-h") { return arguments }
         var result = arguments
         for (name, isFlag) in options {
             let variable = variable(for: name)
-            guard let value = environment[variable], !value.isEmpty else { continue }
+            guard let value = environment(variable), !value.isEmpty else { continue }
             let flag = "--" + name
             guard !arguments.contains(where: { $0 == flag || $0.hasPrefix(flag + "=") }) else { continue }
             if isFlag {

@@ -20,7 +20,7 @@ struct HealthController: Sendable {
     private static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
 
     /// nil when healthy, else why not, in words; each failure logged in one line with the store's own text.
-    private func check() async -> String? {
+    @Sendable private func check() async -> String? {
         let store = services.store
         do { try await store.ping() } catch {
             return failed("the store does not answer: " + (StoreOutage.cause(of: error) ?? "the database failed"), error)
@@ -39,9 +39,15 @@ struct HealthController: Sendable {
         return problem
     }
 
+    /// Runs a check now, in the background: a server starting checks while it binds its port, so the
+    /// first `/health` (an orchestrator's readiness probe) finds a fresh verdict instead of waiting for one.
+    func checkSoon() {
+        Task { _ = await recent.problem(checkingWith: check) }
+    }
+
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/health") { _, _ in
-            let problem = await recent.problem { await check() }
+            let problem = await recent.problem(checkingWith: check)
             guard let problem else { return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: Self.healthyBody)) }
             let body = JSONSerializer.serialize(.object(["status": "unavailable", "reason": .string(problem)]))
             var headers = Self.headers
