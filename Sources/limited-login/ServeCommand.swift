@@ -243,16 +243,27 @@ struct ServeCommand: AsyncParsableCommand {
         let writtenCA = try ServeCertificateAuthorityFile.write(provider.certificateAuthorityPEM, to: caFile, forExec: exec != nil)
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
-        let apps = try await provider.store.apps()
-        let users = try await provider.store.users()
+        // The banner's apps and users, read while the server binds its port (docs/PERFORMANCE.md, "Start").
+        let listing = Task { () async throws -> (apps: [AppRecord], users: [TestUserRecord]) in
+            (try await provider.store.apps(), try await provider.store.users())
+        }
         let started = AsyncStream<String>.makeStream()
-        let banner = ServeBanner(
-            provider: provider, apps: apps, users: users, caFile: writtenCA, seededDemoData: seeded, madeAdminToken: madeAdminToken,
-            host: host, publicURL: publicURL
-        )
         let readyFile = self.readyFile
         let quiet = exec != nil
+        let (host, publicURL) = (self.host, self.publicURL)
         let onRunning: @Sendable (String) async -> Void = { baseURL in
+            let apps: [AppRecord]
+            let users: [TestUserRecord]
+            do { (apps, users) = try await listing.value } catch {
+                // The store answered every read of the start a moment ago; without its apps there is no banner
+                // nor ready file to give, so the start fails as any failed read of it would.
+                printErrorLine("limited-login serve: cannot start: \(describe(error))")
+                Foundation.exit(1)
+            }
+            let banner = ServeBanner(
+                provider: provider, apps: apps, users: users, caFile: writtenCA, seededDemoData: seeded, madeAdminToken: madeAdminToken,
+                host: host, publicURL: publicURL
+            )
             // With --exec the command's output is the run's: the banner goes to standard error.
             if quiet { printErrorLine(banner.text(baseURL: baseURL)) } else { printLine(banner.text(baseURL: baseURL)) }
             if let readyFile {
@@ -272,7 +283,7 @@ struct ServeCommand: AsyncParsableCommand {
         let status: Int32
         do {
             status = try await ServeExec.serve(
-                provider, runningThen: exec, apps: apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: exportState,
+                provider, runningThen: exec, apps: try await listing.value.apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: exportState,
                 started: started.stream
             )
         } catch {
