@@ -40,10 +40,10 @@ public enum StartWarmUp {
     /// The server's start and one request, rehearsed on a loopback port nobody is told of, with the
     /// provider's own server types: what the runtime does once per process for them (generic types made,
     /// protocol conformances looked up, code paged in) is then done when the real server starts. Returns
-    /// the port it used and the status line it was answered with (nil when no port or no answer was had);
-    /// the server is stopped when it returns.
+    /// the port it used and the status line it was answered with (nil when no port, or no answer within
+    /// `seconds` each way, was had); the server is stopped when it returns.
     @discardableResult
-    static func rehearseServer() async -> (port: Int, statusLine: String?)? {
+    static func rehearseServer(answerWithin seconds: Int = 1) async -> (port: Int, statusLine: String?)? {
         let logger = Logger(label: "limited-login.warm-up", factory: { _ in SwiftLogNoOpLogHandler() })
         let router = Router()
         router.get("/") { _, _ in Response(status: .noContent) }
@@ -71,7 +71,7 @@ public enum StartWarmUp {
         for await port in bound.stream {
             // On a thread of its own: a blocking exchange must not hold a thread the start needs.
             let statusLine = await withCheckedContinuation { (done: CheckedContinuation<String?, Never>) in
-                Thread.detachNewThread { done.resume(returning: exchange(port: port)) }
+                Thread.detachNewThread { done.resume(returning: exchange(port: port, within: seconds)) }
             }
             rehearsed = (port, statusLine)
         }
@@ -80,13 +80,13 @@ public enum StartWarmUp {
         return rehearsed
     }
 
-    /// One `GET /` over a blocking loopback connection, read to the end of the answer's head (at most a
-    /// second each way); the answer's status line, or nil.
-    private static func exchange(port: Int) -> String? {
+    /// One `GET /` over a blocking loopback connection, read to the end of the answer's head (at most
+    /// `seconds` each way); the answer's status line, or nil.
+    private static func exchange(port: Int, within seconds: Int) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
