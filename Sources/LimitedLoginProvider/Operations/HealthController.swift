@@ -20,7 +20,7 @@ struct HealthController: Sendable {
     private static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
 
     /// nil when healthy, else why not, in words; each failure logged in one line with the store's own text.
-    @Sendable private func check() async -> String? {
+    private func check() async -> String? {
         let store = services.store
         do { try await store.ping() } catch {
             return failed("the store does not answer: " + (StoreOutage.cause(of: error) ?? "the database failed"), error)

@@ -4,9 +4,9 @@ import Synchronization
 /// The last health check's verdict, reused for ``reuseInterval``, so that `/health` can be polled hard
 /// (by several load balancers, every second or faster) without a store query per poll.
 ///
-/// A verdict older than that is checked again by the next request; requests that arrive while a check is
-/// running wait for that check rather than start their own. A store that stops answering shows within
-/// about a second.
+/// A verdict older than that is checked again by the next request, in its own task; requests that arrive
+/// while a check is running wait for that check rather than start their own. A store that stops answering
+/// shows within about a second.
 final class RecentHealthCheck: Sendable {
     /// How long a verdict is reused, in nanoseconds.
     static let reuseInterval: UInt64 = 1_000_000_000
@@ -17,29 +17,52 @@ final class RecentHealthCheck: Sendable {
         var checkedAt: UInt64
     }
 
-    private let last = Mutex<Verdict?>(nil)
-    /// The check running now, if one is.
-    private let running = Mutex<Task<String?, Never>?>(nil)
+    private struct State {
+        var last: Verdict?
+        /// Non-nil while a check runs: those waiting for its verdict.
+        var waiting: [CheckedContinuation<String?, Never>]?
+    }
+
+    private let state = Mutex(State())
 
     init() {}
 
     /// nil when healthy, else the problem: the recent verdict, or that of `check` (which returns the
     /// problem), run once for every request that asks while it runs.
-    func problem(checkingWith check: @escaping @Sendable () async -> String?) async -> String? {
-        let now = DispatchTime.now().uptimeNanoseconds
-        if let verdict = last.withLock({ $0 }), now &- verdict.checkedAt < Self.reuseInterval { return verdict.problem }
-        let task = running.withLock { running in
-            if let current = running { return current }
-            // Made under the lock, so the task's own clearing of `running` comes after this assignment.
-            let task = Task {
-                let problem = await check()
-                self.last.withLock { $0 = Verdict(problem: problem, checkedAt: DispatchTime.now().uptimeNanoseconds) }
-                self.running.withLock { $0 = nil }
-                return problem
-            }
-            running = task
-            return task
+    func problem(checkingWith check: () async -> String?) async -> String? {
+        enum Role {
+            case reuse(String?)
+            case wait, run
         }
-        return await task.value
+        let now = DispatchTime.now().uptimeNanoseconds
+        let role = state.withLock { state -> Role in
+            if let verdict = state.last, now &- verdict.checkedAt < Self.reuseInterval { return .reuse(verdict.problem) }
+            if state.waiting != nil { return .wait }
+            state.waiting = []
+            return .run
+        }
+        switch role {
+        case .reuse(let problem):
+            return problem
+        case .run:
+            let problem = await check()
+            let waiting = state.withLock { state in
+                state.last = Verdict(problem: problem, checkedAt: DispatchTime.now().uptimeNanoseconds)
+                defer { state.waiting = nil }
+                return state.waiting ?? []
+            }
+            for waiter in waiting { waiter.resume(returning: problem) }
+            return problem
+        case .wait:
+            return await withCheckedContinuation { waiter in
+                // The check may have ended since: its verdict, then.
+                let ended: Verdict? = state.withLock { state in
+                    guard state.waiting != nil else { return state.last }
+                    state.waiting?.append(waiter)
+                    return nil
+                }
+                if let ended { waiter.resume(returning: ended.problem) }
+            }
+        }
     }
 }
