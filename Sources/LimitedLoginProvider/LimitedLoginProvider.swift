@@ -113,9 +113,7 @@ public struct LimitedLoginProvider: Sendable {
         HomeController(services: services).addRoutes(to: router)
         FaviconController().addRoutes(to: router)
         AssetsController().addRoutes(to: router)
-        let health = HealthController(services: services)
-        health.addRoutes(to: router)
-        health.checkSoon()
+        HealthController(services: services).addRoutes(to: router)
         MetricsController(services: services).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
         OpenIDController(services: services).addRoutes(to: router)
@@ -140,6 +138,8 @@ public struct LimitedLoginProvider: Sendable {
         let followsPort = configuration.publicBaseURL == nil
         let host = Self.hostForURL(configuration.host)
         let scheme = services.tls == nil ? "http" : "https"
+        // The first health check runs while the server binds its port (docs/PERFORMANCE.md, "Start").
+        HealthController(services: services).checkSoon()
         return Application(
             responder: ClientAddressResponder(inner: router().buildResponder()),
             server: .http1(limits: configuration.connectionLimits, logger: services.logger, tls: services.tls?.configuration),

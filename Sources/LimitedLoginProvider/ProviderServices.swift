@@ -21,6 +21,8 @@ final class ProviderServices: Sendable {
     let recentLogins = RecentLogins()
     /// The password checks in flight on this node, which hold places under the sign-in limits.
     let signInGate = SignInCheckGate()
+    /// The last `/health` verdict of this node, reused for a second.
+    let recentHealth = RecentHealthCheck()
     /// Wrong admin tokens per client address (the admin API's and the console's sign-in).
     let adminTokenAttempts: AdminTokenAttempts
     /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.

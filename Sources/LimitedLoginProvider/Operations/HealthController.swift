@@ -10,7 +10,6 @@ import SQLKit
 /// for a second (``RecentHealthCheck``), so polling it hard costs no store query per poll.
 struct HealthController: Sendable {
     let services: ProviderServices
-    private let recent = RecentHealthCheck()
 
     init(services: ProviderServices) {
         self.services = services
@@ -42,12 +41,12 @@ struct HealthController: Sendable {
     /// Runs a check now, in the background: a server starting checks while it binds its port, so the
     /// first `/health` (an orchestrator's readiness probe) finds a fresh verdict instead of waiting for one.
     func checkSoon() {
-        Task { _ = await recent.problem(checkingWith: check) }
+        Task { _ = await services.recentHealth.problem(checkingWith: check) }
     }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
         router.get("/health") { _, _ in
-            let problem = await recent.problem(checkingWith: check)
+            let problem = await services.recentHealth.problem(checkingWith: check)
             guard let problem else { return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: Self.healthyBody)) }
             let body = JSONSerializer.serialize(.object(["status": "unavailable", "reason": .string(problem)]))
             var headers = Self.headers
