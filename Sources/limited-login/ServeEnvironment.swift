@@ -18,9 +18,15 @@ enum ServeEnvironment {
     /// The variable that stands for `--name`.
     static func variable(for name: String) -> String {
         // ASCII by construction (the option names above): byte arithmetic, not Foundation's string search
-        // (which loaded ICU on the start's critical path, a millisecond; docs/PERFORMANCE.md, "Start").
-        "LIMITED_LOGIN_"
-            + String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : ($0 >= 97 && $0 <= 122 ? $0 - 32 : $0) }, as: UTF8.self)
+        // (which cost the start half a millisecond before it parsed anything; docs/PERFORMANCE.md, "Start").
+        let bytes = name.utf8.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "-"): UInt8(ascii: "_")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+            default: byte
+            }
+        }
+        return "LIMITED_LOGIN_" + String(decoding: bytes, as: UTF8.self)
     }
 
     /// Why a variable cannot be used.
