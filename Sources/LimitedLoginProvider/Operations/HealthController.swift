@@ -11,10 +11,6 @@ import SQLKit
 struct HealthController: Sendable {
     let services: ProviderServices
 
-    init(services: ProviderServices) {
-        self.services = services
-    }
-
     private static let healthyBody = ByteBuffer(bytes: JSONSerializer.serialize(.object(["status": "ok"])))
     private static let headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
 
