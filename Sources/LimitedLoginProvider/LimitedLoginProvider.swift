@@ -48,8 +48,17 @@ public struct LimitedLoginProvider: Sendable {
             // An export's clock comes back first: what is loaded after it happens at the exported time.
             if let offset = configuration.fixtures?.clockOffset, offset != 0 { try clock.advance(by: offset, force: true) }
             if let fixtures = configuration.fixtures { try await loader.load(fixtures) }
+            // The settings a start reads, in one query (docs/PERFORMANCE.md, "Start"); those never set are made below.
+            let settings = try await store.settingValues([
+                AdminStateController.emptiedSetting, Self.csrfSecretSetting, UserTokenNonce.secretSetting, Self.adminTokenSetting,
+                ConsoleEpoch.adminTokenSetting,
+            ])
+            func setting(_ name: String, orInsert makeValue: () -> String) async throws(StoreError) -> String {
+                if let value = settings[name] { return value }
+                return try await store.setting(name, orInsert: makeValue)
+            }
             // A store emptied on purpose (`reset --empty`) stays empty across restarts.
-            let emptiedOnPurpose = try await store.settingValue(AdminStateController.emptiedSetting) == "1"
+            let emptiedOnPurpose = settings[AdminStateController.emptiedSetting] == "1"
             let seeded = configuration.seedsDemoData && !emptiedOnPurpose ? try await loader.seedDemoDataIfEmpty() : false
             let scheme = configuration.tls ? "https" : "http"
             let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
@@ -66,18 +75,18 @@ public struct LimitedLoginProvider: Sendable {
                 store: store, certificateCommonName: "limited-login provider", retention: configuration.lifetimes.keyRetention
             )
             _ = try await keyring.prepare()
-            let csrfSecret = try await store.setting("csrf_secret") { RandomIdentifiers.secret() }
-            let userTokenNonceSecret = try await store.setting(UserTokenNonce.secretSetting) { RandomIdentifiers.secret() }
+            let csrfSecret = try await setting(Self.csrfSecretSetting) { RandomIdentifiers.secret() }
+            let userTokenNonceSecret = try await setting(UserTokenNonce.secretSetting) { RandomIdentifiers.secret() }
             var madeAdminToken = false
             let adminToken: String
             if let configured = configuration.adminToken {
                 adminToken = configured
             } else {
                 let candidate = "admin-" + RandomIdentifiers.secret(byteCount: 24)
-                adminToken = try await store.setting("admin_token") { candidate }
+                adminToken = try await setting(Self.adminTokenSetting) { candidate }
                 madeAdminToken = adminToken == candidate
             }
-            try await ConsoleEpoch.noteAdminToken(adminToken, in: store)
+            try await ConsoleEpoch.noteAdminToken(adminToken, stored: settings[ConsoleEpoch.adminTokenSetting], in: store)
             let services = ProviderServices(
                 configuration: configuration, store: store, keyring: keyring, urls: urls, pages: PageRenderer(),
                 csrf: CSRFProtection(secret: csrfSecret), userTokenNonce: UserTokenNonce(secret: userTokenNonceSecret), logger: logger,
@@ -101,6 +110,9 @@ public struct LimitedLoginProvider: Sendable {
             throw error
         }
     }
+
+    static let csrfSecretSetting = "csrf_secret"
+    static let adminTokenSetting = "admin_token"
 
     private static func hostForURL(_ host: String) -> String {
         host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

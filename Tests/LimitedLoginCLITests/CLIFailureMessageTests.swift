@@ -209,8 +209,7 @@ struct CLIFailureMessageTests {
             process.standardError = error
             try ProcessLaunch.run(process)
             let errorData = PipeReader.readToEnd(error.fileHandleForReading)
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: errorData, as: UTF8.self))
+            return (ChildExit.status(of: process), String(decoding: errorData, as: UTF8.self))
         }
         #expect(status == 0)
         #expect(errorText == "")

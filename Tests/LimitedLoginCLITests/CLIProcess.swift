@@ -57,9 +57,8 @@ struct CLIProcess {
         }.start()
         let outputData = PipeReader.readToEnd(output.fileHandleForReading)
         reading.wait()
-        process.waitUntilExit()
         return Result(
-            status: process.terminationStatus,
+            status: ChildExit.status(of: process),
             output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self)
         )
@@ -91,5 +90,31 @@ enum ProcessLaunch {
     /// until the launch returns.
     private struct LaunchedProcess: @unchecked Sendable {
         let process: Process
+    }
+}
+
+/// The exit status of a launched child whose output has ended, waited for without `Process.waitUntilExit`.
+///
+/// In one busy run of the suite `waitUntilExit` waited forever for a child that had exited (both its pipes
+/// had ended; gdb found no such process): Foundation's run loop missed the news. This polls Foundation's
+/// `isRunning` instead, and when Foundation has still not noticed after a few seconds, asks the kernel
+/// (`waitid` with `WNOWAIT`, which leaves the child for Foundation to reap) how the child ended.
+enum ChildExit {
+    static func status(of process: Process) -> Int32 {
+        let pid = process.processIdentifier
+        var waited = 0
+        while process.isRunning {
+            if waited >= 5_000, let status = endedStatus(pid: pid) { return status }
+            usleep(5_000)
+            waited += 5
+        }
+        return process.terminationStatus
+    }
+
+    /// The child's exit status (or the signal that ended it, as Foundation gives it) when it has ended.
+    private static func endedStatus(pid: Int32) -> Int32? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
+        return info._sifields._sigchld.si_status
     }
 }

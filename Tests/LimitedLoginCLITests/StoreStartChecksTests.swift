@@ -67,8 +67,7 @@ struct StoreStartChecksTests {
             """, database,
         ]
         try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
+        #expect(ChildExit.status(of: sqlite) == 0)
         let refused = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
         #expect(refused.status == 1)
         #expect(

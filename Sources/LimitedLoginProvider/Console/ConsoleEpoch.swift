@@ -24,9 +24,10 @@ enum ConsoleEpoch {
     }
 
     /// At start: a new generation when the admin token is not the one the store last saw.
-    static func noteAdminToken(_ adminToken: String, in store: ProviderStore) async throws(StoreError) {
+    /// `stored`: the setting ``adminTokenSetting`` as the start read it (nil: never set).
+    static func noteAdminToken(_ adminToken: String, stored: String?, in store: ProviderStore) async throws(StoreError) {
         let hash = Base64URL.encode(Array(SHA256.hash(data: Array(adminToken.utf8))))
-        guard try await store.settingValue(adminTokenSetting) != hash else { return }
+        guard stored != hash else { return }
         try await renew(store)
         try await store.setSetting(adminTokenSetting, to: hash)
     }

@@ -77,7 +77,7 @@ struct FixtureLoader: Sendable {
     /// On an empty store: a demo app and three test users who are all friends (password `password`, and
     /// pickable: they are there to try the dialog with).
     func seedDemoDataIfEmpty() async throws -> Bool {
-        guard try await store.apps().isEmpty, try await store.users().isEmpty else { return false }
+        guard try await store.holdsNoAppsOrUsers() else { return false }
         let users: [ProviderFixtures.User] = [
             Self.demoUser("Alice", "Example", "alice@example.com", "04/12/1990", "female", ["bob@example.com", "carol@example.com"]),
             Self.demoUser("Bob", "Example", "bob@example.com", "09/30/2004", "male", ["carol@example.com"]),

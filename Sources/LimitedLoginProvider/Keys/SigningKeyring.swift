@@ -60,14 +60,14 @@ public final class SigningKeyring: Sendable {
 
     /// Loads the keys, first making one when the store has none (first start).
     func prepare() async throws -> Snapshot {
-        if try await store.signingKeys().isEmpty {
-            let key = try await Self.generateKey()
-            let now = store.now()
-            try await store.insertSigningKey(
-                SigningKeyRecord(
-                    keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
-                ))
-        }
+        let stored = try await store.signingKeys()
+        guard stored.isEmpty else { return try await reload(from: stored) }
+        let key = try await Self.generateKey()
+        let now = store.now()
+        try await store.insertSigningKey(
+            SigningKeyRecord(
+                keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
+            ))
         return try await reload()
     }
 
@@ -106,8 +106,9 @@ public final class SigningKeyring: Sendable {
     /// brought back before without `force` (a key that signed before a clock moved ahead is still there after
     /// a reset); and when no key's schedule covers the clock's time (the clock set back before every key, or
     /// a forced move), the key that signed last signs on (``fallbackSigner``) rather than none.
+    /// `stored`: the keys just read from the store, when the caller has them (a start reads them once).
     @discardableResult
-    func reload() async throws -> Snapshot {
+    func reload(from stored: [SigningKeyRecord]? = nil) async throws -> Snapshot {
         let now = store.now()
         let settled = store.settledNow()
         var published: [RSAJSONWebKey] = []
@@ -117,7 +118,9 @@ public final class SigningKeyring: Sendable {
         var keys: [String: RS256PrivateKey] = [:]
         var nextChange: Int64?
         func note(_ time: Int64) { if time > now { nextChange = min(nextChange ?? time, time) } }
-        for record in try await store.signingKeys() {
+        let records: [SigningKeyRecord]
+        if let stored { records = stored } else { records = try await store.signingKeys() }
+        for record in records {
             if let retiredAt = record.retiredAt, retiredAt + retention <= settled {
                 try await store.deleteSigningKey(keyID: record.keyID)
                 continue

@@ -17,6 +17,25 @@ extension ProviderStore {
         }
     }
 
+    /// The values of those of `names` that were ever set, in one query (a start reads five).
+    func settingValues(_ names: [String]) async throws(StoreError) -> [String: String] {
+        struct Row: Decodable {
+            var name: String
+            var value: String
+        }
+        return try await run("settings") {
+            let rows = try await db.select().columns("name", "value").from("ll_settings").where("name", .in, names).all(decoding: Row.self)
+            return Dictionary(rows.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Whether the store holds no app and no test user (one query, however many there are).
+    func holdsNoAppsOrUsers() async throws(StoreError) -> Bool {
+        try await run("apps and users") {
+            try await db.raw("SELECT 1 AS found FROM ll_apps UNION ALL SELECT 1 AS found FROM ll_users LIMIT 1").first() == nil
+        }
+    }
+
     /// Sets a setting, replacing any value.
     func setSetting(_ name: String, to value: String) async throws(StoreError) {
         try await run("setting \(name)") {
