@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginTestSupport
+import Logging
 import Testing
 
 @testable import limited_login
@@ -13,6 +14,42 @@ struct TextLogTests {
         #expect(TextLogHandler.escaped("plain café 🙂") == "plain café 🙂")
         #expect(TextLogHandler.escaped("a\nb\rc\td") == "a\\nb\\rc\\td")
         #expect(TextLogHandler.escaped("x\u{1B}[2Jy\u{7F}\u{85}\u{2028}") == "x\\u{1B}[2Jy\\u{7F}\\u{85}\\u{2028}")
+    }
+
+    @Test("a request line written from its parts is the line swift-log's way writes, escapes included; not with logger metadata")
+    func requestLineFromParts() throws {
+        let handler = TextLogHandler(label: "limited-login")
+        let time = "2026-11-27T07:41:39+0000"
+        let requests: [(level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String)] = [
+            (.info, "GET", "/.well-known/oauth/openid/jwks/", 200, "0.1", "7a6e5a5f712ecf14"),
+            (.debug, "POST", "/v21.0/dialog/oauth/login", 302, "12.0", "proxy-id_1.2"),
+            (.error, "GET", "/a\nfake line\u{1B}[2J/café\u{85}", 500, "1234.5", ""),
+        ]
+        for request in requests {
+            let fromParts = handler.requestLine(
+                level: request.level, method: request.method, path: request.path, status: request.status, duration: request.duration,
+                requestID: request.requestID, source: "LimitedLoginProvider", time: time)
+            let event = LogEvent(
+                level: request.level, message: "\(request.method) \(request.path) \(request.status) \(request.duration) ms",
+                metadata: [
+                    "request_id": .string(request.requestID), "status": .stringConvertible(request.status), "duration_ms": .string(request.duration),
+                ],
+                source: "LimitedLoginProvider", file: #fileID, function: #function, line: #line)
+            #expect(fromParts == handler.line(for: event, time: time))
+        }
+        #expect(
+            try #require(
+                handler.requestLine(
+                    level: .info, method: "GET", path: "/a\nb", status: 404, duration: "0.0", requestID: "x", source: "LimitedLoginProvider",
+                    time: time))
+                == "2026-11-27T07:41:39+0000 info limited-login: duration_ms=0.0 request_id=x status=404 [LimitedLoginProvider] GET /a\\nb 404 0.0 ms\n"
+        )
+        var withMetadata = handler
+        withMetadata[metadataKey: "hb.request.id"] = "1"
+        #expect(
+            withMetadata.requestLine(
+                level: .info, method: "GET", path: "/", status: 200, duration: "0.0", requestID: "x", source: "LimitedLoginProvider", time: time)
+                == nil)
     }
 
     @Test("a dialog request whose client_id holds a newline and ESC logs one escaped line")

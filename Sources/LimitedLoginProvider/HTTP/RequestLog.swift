@@ -14,20 +14,40 @@ struct RequestLog {
     let logger: Logger
     /// The level of an answered request's line (``ProviderConfiguration/requestLogLevel``).
     var requestLevel: Logger.Level = .info
+    /// The logger's handler when it writes request lines itself (``RequestLineHandler``).
+    private let lineHandler: (any RequestLineHandler)?
+    /// The module name swift-log gives as a line's source for the lines logged here.
+    private static let source = String(#fileID.prefix { $0 != "/" })
+
+    init(logger: Logger, requestLevel: Logger.Level = .info) {
+        self.logger = logger
+        self.requestLevel = requestLevel
+        lineHandler = logger.handler as? any RequestLineHandler
+    }
 
     static let requestIDField = HTTPField.Name("X-Request-Id")!
     private static let quietPaths: Set<String> = ["/health", "/metrics", "/favicon.ico"]
 
     /// The line for a request answered with `status` after `milliseconds`.
     func answered(_ request: Request, status: Int, milliseconds: Double) {
-        let level: Logger.Level = status >= 500 ? .error : (Self.quietPaths.contains(request.uri.path) ? .debug : requestLevel)
+        // Read once: each read of a URI's path makes a new string.
+        let path = request.uri.path
+        let level: Logger.Level = status >= 500 ? .error : (Self.quietPaths.contains(path) ? .debug : requestLevel)
         // A polled path at debug is dropped at the default level: nothing to format for it.
         guard logger.logLevel <= level else { return }
         let duration = Self.format(milliseconds)
+        let requestID = RequestLogContext.requestID ?? ""
+        if let lineHandler,
+            lineHandler.logRequestLine(
+                level: level, method: request.method.rawValue, path: path, status: status, duration: duration, requestID: requestID,
+                source: Self.source)
+        {
+            return
+        }
         logger.log(
-            level: level, "\(request.method) \(request.uri.path) \(status) \(duration) ms",
+            level: level, "\(request.method) \(path) \(status) \(duration) ms",
             metadata: [
-                "request_id": .string(RequestLogContext.requestID ?? ""), "status": .stringConvertible(status), "duration_ms": .string(duration),
+                "request_id": .string(requestID), "status": .stringConvertible(status), "duration_ms": .string(duration),
             ]
         )
     }

@@ -1,3 +1,4 @@
+import LimitedLoginProvider
 import Logging
 
 /// `serve --log-format text` (the default): swift-log's standard-error format, with every control
@@ -7,7 +8,7 @@ import Logging
 ///
 /// The line is built here rather than by swift-log's `StreamLogHandler`, whose lock around each write
 /// and time-zone read per line were most of a static endpoint's cost (``LogLineWriter``).
-struct TextLogHandler: LogHandler {
+struct TextLogHandler: LogHandler, RequestLineHandler {
     let label: String
     var logLevel: Logger.Level = .info
     /// The logger's own metadata, escaped when set (Hummingbird sets a key on every request's logger).
@@ -31,6 +32,11 @@ struct TextLogHandler: LogHandler {
     /// [LimitedLoginProvider] GET /health 200 0.2 ms` (swift-log's stream format, the time in UTC), queued
     /// to ``LogLineWriter``; an error line is written at once.
     func log(event: LogEvent) {
+        LogLineWriter.standardError.write(line(for: event, time: LogTimestamp.text()), level: event.level)
+    }
+
+    /// The line for `event`, at `time`.
+    func line(for event: LogEvent, time: String) -> String {
         var lineMetadata = escapedMetadata
         if let own = event.metadata {
             for (key, value) in own { lineMetadata[key] = Self.escaped(value) }
@@ -39,7 +45,7 @@ struct TextLogHandler: LogHandler {
             lineMetadata["error.message"] = .string(Self.escaped("\(error)"))
             lineMetadata["error.type"] = .string(String(reflecting: type(of: error)))
         }
-        var line = LogTimestamp.text()
+        var line = time
         line += " \(event.level) \(label):"
         for (key, value) in lineMetadata.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(value)"
@@ -47,12 +53,55 @@ struct TextLogHandler: LogHandler {
         line += " [\(event.source)] "
         line += Self.escaped(event.message.description)
         line += "\n"
-        LogLineWriter.standardError.write(line, level: event.level)
+        return line
+    }
+
+    /// The request line as `log(event:)` writes it (keys sorted: `duration_ms`, `request_id`, `status`),
+    /// built directly; false when the logger has metadata of its own, whose keys would sort among these.
+    func logRequestLine(
+        level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String, source: String
+    ) -> Bool {
+        guard
+            let line = requestLine(
+                level: level, method: method, path: path, status: status, duration: duration, requestID: requestID, source: source,
+                time: LogTimestamp.text())
+        else { return false }
+        LogLineWriter.standardError.write(line, level: level)
+        return true
+    }
+
+    /// The request line at `time`; nil when the logger has metadata of its own.
+    func requestLine(
+        level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String, source: String, time: String
+    ) -> String? {
+        guard escapedMetadata.isEmpty else { return nil }
+        let statusText = String(status)
+        var line = time
+        line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
+        line += " "
+        line += level.rawValue
+        line += " "
+        line += label
+        line += ": duration_ms="
+        line += Self.escaped(duration)
+        line += " request_id="
+        line += Self.escaped(requestID)
+        line += " status="
+        line += statusText
+        line += " ["
+        line += source
+        line += "] "
+        line += Self.escaped(method + " " + path + " " + statusText + " " + duration + " ms")
+        line += "\n"
+        return line
     }
 
     /// `text` with each control character (C0, DEL, C1, and the Unicode line and paragraph separators)
     /// written as a Swift-style escape.
     static func escaped(_ text: String) -> String {
+        // Printable ASCII (every request line's parts, nearly always) has nothing to escape.
+        var text = text
+        if text.withUTF8({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
