@@ -52,6 +52,18 @@ struct TextLogTests {
                 == nil)
     }
 
+    @Test("the logger's own metadata is written escaped, however it was set")
+    func ownMetadataEscaped() {
+        struct Shown: CustomStringConvertible { var description: String { "c\u{1B}d" } }
+        var handler = TextLogHandler(label: "limited-login")
+        handler[metadataKey: "a"] = "x\ny"
+        handler.metadata["b"] = .stringConvertible(Shown())
+        let event = LogEvent(level: .info, message: "m", metadata: nil, source: "S", file: #fileID, function: #function, line: #line)
+        #expect(handler.line(for: event, time: "T") == "T info limited-login: a=x\\ny b=c\\u{1B}d [S] m\n")
+        #expect(handler[metadataKey: "a"] == "x\\ny")
+        #expect(handler.metadata["b"] == "c\\u{1B}d")
+    }
+
     @Test("a dialog request whose client_id holds a newline and ESC logs one escaped line")
     func dialogClientID() async throws {
         let folder = try temporaryFolder("limited-login-log")

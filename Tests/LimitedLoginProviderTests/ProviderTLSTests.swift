@@ -184,5 +184,9 @@ struct ProviderTLSTests {
         #expect(FacebookHosts.host(of: "www.facebook.com.evil.example") == nil)
         #expect(FacebookHosts.host(of: "127.0.0.1:8080") == nil)
         #expect(FacebookHosts.host(of: nil) == nil)
+        #expect(FacebookHosts.host(of: "GRAPH.FACEBOOK.COM") == "graph.facebook.com")
+        #expect(FacebookHosts.host(of: "facebook.co") == nil)
+        #expect(FacebookHosts.host(of: "faceboo\u{212A}.com") == nil)
+        #expect(FacebookHosts.host(of: "[::1]:8080") == nil)
     }
 }

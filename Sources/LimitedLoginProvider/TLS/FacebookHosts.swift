@@ -30,10 +30,31 @@ enum FacebookHosts {
 
     /// The Facebook host a request names in its `Host` (without the port), or nil for any other host.
     static func host(of authority: String?) -> String? {
-        guard var name = authority?.lowercased() else { return nil }
+        guard let authority, mayName(authority) else { return nil }
+        var name = authority.lowercased()
         if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]") { name = String(name[..<colon]) }
         if name.hasSuffix(".") { name.removeLast() }
         return all.contains(name) ? name : nil
+    }
+
+    private static let commonSuffix = Array("facebook.com".utf8)
+
+    /// False when `authority` cannot name one of these hosts, none of which is without `facebook.com`
+    /// (ASCII letters in any case): looked for in its bytes, without making a string, since every request
+    /// asks (the provider's own address nearly always).
+    private static func mayName(_ authority: String) -> Bool {
+        let pattern = commonSuffix
+        var authority = authority
+        return authority.withUTF8 { bytes in
+            guard bytes.count >= pattern.count else { return false }
+            for start in 0...(bytes.count - pattern.count) {
+                var index = 0
+                // ASCII letters lowered by setting 0x20; the pattern's dot and letters are unchanged by it.
+                while index < pattern.count, bytes[start + index] | 0x20 == pattern[index] { index += 1 }
+                if index == pattern.count { return true }
+            }
+            return false
+        }
     }
 
     /// Whether `path` is served under the Facebook host `host`.

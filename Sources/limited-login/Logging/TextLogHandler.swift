@@ -11,12 +11,14 @@ import Logging
 struct TextLogHandler: LogHandler, RequestLineHandler {
     let label: String
     var logLevel: Logger.Level = .info
-    /// The logger's own metadata, escaped when set (Hummingbird sets a key on every request's logger).
-    private var escapedMetadata: Logger.Metadata = [:]
+    /// The logger's own metadata as set, escaped only when a line is written: Hummingbird sets a key on
+    /// every request's logger (`hb.request.id`), which is nearly never logged; made into text at once, it
+    /// cost static endpoints 1.3 % of their time (docs/PERFORMANCE.md, "Request logging").
+    private var ownMetadata: Logger.Metadata = [:]
 
     var metadata: Logger.Metadata {
-        get { escapedMetadata }
-        set { escapedMetadata = newValue.mapValues(Self.escaped) }
+        get { ownMetadata.mapValues(Self.escaped) }
+        set { ownMetadata = newValue }
     }
 
     init(label: String) {
@@ -24,8 +26,8 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { escapedMetadata[key] }
-        set { escapedMetadata[key] = newValue.map(Self.escaped) }
+        get { ownMetadata[key].map(Self.escaped) }
+        set { ownMetadata[key] = newValue }
     }
 
     /// One line, `2026-11-27T07:41:39+0000 info limited-login: duration_ms=0.2 request_id=… status=200
@@ -37,7 +39,7 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
 
     /// The line for `event`, at `time`.
     func line(for event: LogEvent, time: String) -> String {
-        var lineMetadata = escapedMetadata
+        var lineMetadata = ownMetadata.isEmpty ? [:] : ownMetadata.mapValues(Self.escaped)
         if let own = event.metadata {
             for (key, value) in own { lineMetadata[key] = Self.escaped(value) }
         }
@@ -74,7 +76,7 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
     func requestLine(
         level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String, source: String, time: String
     ) -> String? {
-        guard escapedMetadata.isEmpty else { return nil }
+        guard ownMetadata.isEmpty else { return nil }
         let statusText = String(status)
         var line = time
         line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
