@@ -78,6 +78,7 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
     ) -> String? {
         guard ownMetadata.isEmpty else { return nil }
         let statusText = String(status)
+        let durationText = Self.escaped(duration)
         var line = time
         line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
         line += " "
@@ -85,7 +86,7 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         line += " "
         line += label
         line += ": duration_ms="
-        line += Self.escaped(duration)
+        line += durationText
         line += " request_id="
         line += Self.escaped(requestID)
         line += " status="
@@ -93,8 +94,16 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         line += " ["
         line += source
         line += "] "
-        line += Self.escaped(method + " " + path + " " + statusText + " " + duration + " ms")
-        line += "\n"
+        // The message, "<method> <path> <status> <duration> ms", escaped part by part (escaping is character
+        // by character, so the same text) without the intermediate strings.
+        line += Self.escaped(method)
+        line += " "
+        line += Self.escaped(path)
+        line += " "
+        line += statusText
+        line += " "
+        line += durationText
+        line += " ms\n"
         return line
     }
 
