@@ -81,29 +81,10 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         let durationText = Self.escaped(duration)
         var line = time
         line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
-        line += " "
-        line += level.rawValue
-        line += " "
-        line += label
-        line += ": duration_ms="
-        line += durationText
-        line += " request_id="
-        line += Self.escaped(requestID)
-        line += " status="
-        line += statusText
-        line += " ["
-        line += source
-        line += "] "
+        line += " \(level.rawValue) \(label): duration_ms=\(durationText) request_id=\(Self.escaped(requestID)) status=\(statusText) [\(source)] "
         // The message, "<method> <path> <status> <duration> ms", escaped part by part (escaping is character
-        // by character, so the same text) without the intermediate strings.
-        line += Self.escaped(method)
-        line += " "
-        line += Self.escaped(path)
-        line += " "
-        line += statusText
-        line += " "
-        line += durationText
-        line += " ms\n"
+        // by character, so the same text) without first joining it.
+        line += "\(Self.escaped(method)) \(Self.escaped(path)) \(statusText) \(durationText) ms\n"
         return line
     }
 
