@@ -29,13 +29,6 @@ extension ProviderStore {
         }
     }
 
-    /// Whether the store holds no app and no test user (one query, however many there are).
-    func holdsNoAppsOrUsers() async throws(StoreError) -> Bool {
-        try await run("apps and users") {
-            try await db.raw("SELECT 1 AS found FROM ll_apps UNION ALL SELECT 1 AS found FROM ll_users LIMIT 1").first() == nil
-        }
-    }
-
     /// Sets a setting, replacing any value.
     func setSetting(_ name: String, to value: String) async throws(StoreError) {
         try await run("setting \(name)") {

@@ -150,6 +150,13 @@ extension ProviderStore {
         return escaped
     }
 
+    /// Whether the store holds no app and no test user (one query, however many there are).
+    func holdsNoAppsOrUsers() async throws(StoreError) -> Bool {
+        try await run("apps and users") {
+            try await db.raw("SELECT 1 AS found FROM ll_apps UNION ALL SELECT 1 AS found FROM ll_users LIMIT 1").first() == nil
+        }
+    }
+
     /// Every test user, oldest first.
     package func users() async throws(StoreError) -> [TestUserRecord] {
         try await run("users") {
