@@ -53,21 +53,15 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     /// Classic logins only: half the SHA-256 of the access token.
     public var atHash: String? { values.payload.string(.atHash) }
 
-    /// True when `iss` has exactly the bytes of one of `issuers`, compared where it lies in the payload.
-    package func issuer(isOneOf issuers: Set<String>) -> Bool {
-        // A concrete collection, so the search is specialized here rather than run through generic witnesses.
-        values.payload.withStringBytes(.iss) { issuer in
-            issuers.contains { $0.withUTF8Bytes { Self.sameBytes(issuer, $0) } }
-        } ?? false
+    /// Calls `body` with the UTF-8 bytes of `iss` where they lie in the payload (for comparisons byte for
+    /// byte, without building the string).
+    package func withIssuerBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        values.payload.withStringBytes(.iss, body)
     }
 
-    /// True when `aud` has exactly the bytes of `audience`, compared where it lies in the payload.
-    package func audience(is audience: String) -> Bool {
-        audience.withUTF8Bytes { expected in values.payload.withStringBytes(.aud) { Self.sameBytes($0, expected) } } ?? false
-    }
-
-    private static func sameBytes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
-        left.count == right.count && JSONDocument.bytesEqual(left, at: 0, right)
+    /// Calls `body` with the UTF-8 bytes of `aud` where they lie in the payload.
+    package func withAudienceBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        values.payload.withStringBytes(.aud, body)
     }
 
     /// True when `nonce` has exactly the bytes of `expected`, compared in time that depends only on the lengths.

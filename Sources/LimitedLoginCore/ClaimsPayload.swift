@@ -40,18 +40,21 @@ struct ClaimsPayload: Sendable {
     }
 
     func string(_ name: ClaimName) -> String? {
-        switch source {
-        case .document(let source): return source.optionalString(name)
-        case .object(let source): return source.optionalString(name)
+        // Read in place, as `withStringBytes` does: no claims source is made for one string.
+        if document != nil {
+            guard let member = slots[name.rawValue] else { return nil }
+            return document?.string(at: member)
         }
+        return tree.optionalString(name)
     }
 
     /// Calls `body` with the UTF-8 bytes of the string claim `name`; nil when it is not a string.
     @inline(__always)
     func withStringBytes<Result>(_ name: ClaimName, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        if let document {
+        if document != nil {
             guard let member = slots[name.rawValue] else { return nil }
-            return document.withStringBytes(at: member, body)
+            // Through the optional, not a binding of it: a binding is a copy (a reference count on each array).
+            return document?.withStringBytes(at: member, body) ?? nil
         }
         return tree.optionalString(name)?.withUTF8Bytes(body)
     }

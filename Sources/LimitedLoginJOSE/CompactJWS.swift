@@ -93,17 +93,19 @@ public struct CompactJWS: Sendable {
     ) throws(JWSParseError) {
         // The token's bytes are borrowed in place (no copy of the string), and every part is built once and
         // moved into place: each copy of a JWS costs six reference-count operations.
-        let parts = try token.withUTF8Bytes { bytes in
+        // The parts come back as a tuple, so that each is moved to where it is kept (a struct's fields would be
+        // copied out of it, and the struct released: two reference counts on each).
+        let (knownHeader, header, payload, signature, signedByteCount) = try token.withUTF8Bytes { bytes in
             Result { () throws(JWSParseError) in
                 try Self.split(bytes.assumingMemoryBound(to: UInt8.self), maximumSize: maximumSize, reusingHeader: reusingHeader)
             }
         }.get()
         let headerDocument: JSONDocument
-        if let known = parts.knownHeader { headerDocument = known } else { headerDocument = try Self.object(parts.header, .header, json) }
-        let payloadDocument = try Self.object(parts.payload, .payload, json)
+        if let knownHeader { headerDocument = knownHeader } else { headerDocument = try Self.object(header, .header, json) }
+        let payloadDocument = try Self.object(payload, .payload, json)
         self.init(
-            token: token, headerDocument: headerDocument, payloadDocument: payloadDocument, signature: parts.signature,
-            signedByteCount: parts.signedByteCount
+            token: token, headerDocument: headerDocument, payloadDocument: payloadDocument, signature: signature,
+            signedByteCount: signedByteCount
         )
     }
 
@@ -115,7 +117,7 @@ public struct CompactJWS: Sendable {
         self.signedByteCount = signedByteCount
     }
 
-    private static func object(_ bytes: [UInt8], _ segment: JWSSegment, _ json: StrictJSONParser) throws(JWSParseError) -> JSONDocument {
+    private static func object(_ bytes: consuming [UInt8], _ segment: JWSSegment, _ json: StrictJSONParser) throws(JWSParseError) -> JSONDocument {
         let document: JSONDocument
         do { document = try json.document(bytes) } catch { throw .invalidJSON(segment, error) }
         guard document.kind(at: document.root) == .object else {
@@ -131,14 +133,9 @@ public struct CompactJWS: Sendable {
         return try token.withUTF8Bytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[0..<signedByteCount])) }
     }
 
-    private struct Parts {
-        /// The validated header that `reusingHeader` knew, if it did (then `header` is empty).
-        var knownHeader: JSONDocument?
-        var header: [UInt8]
-        var payload: [UInt8]
-        var signature: [UInt8]
-        var signedByteCount: Int
-    }
+    /// The parts of a token: the validated header that `reusingHeader` knew, if it did (then `header` is
+    /// empty), the decoded header, payload and signature, and how many bytes the signature covers.
+    private typealias Parts = (knownHeader: JSONDocument?, header: [UInt8], payload: [UInt8], signature: [UInt8], signedByteCount: Int)
 
     private static func split(
         _ bytes: UnsafeBufferPointer<UInt8>, maximumSize: Int, reusingHeader: (UnsafeBufferPointer<UInt8>) -> JSONDocument?
@@ -161,7 +158,7 @@ public struct CompactJWS: Sendable {
         let header = knownHeader == nil ? try decode(0..<first, .header) : []
         let payload = try decode((first + 1)..<second, .payload)
         let signature = try decode((second + 1)..<bytes.count, .signature)
-        return Parts(knownHeader: knownHeader, header: header, payload: payload, signature: signature, signedByteCount: second)
+        return (knownHeader, header, payload, signature, second)
     }
 
     /// The offset of the first `.` at or after `start` (the C library's `memchr`, which reads a vector

@@ -13,11 +13,11 @@ public struct JSONDocument: Sendable {
     let tape: [JSONTapeEntry]
 
     /// Validates `bytes` as one JSON value and indexes it.
-    public init(parsing bytes: [UInt8], maximumSize: Int = 64 * 1024, maximumDepth: Int = 32) throws(JSONParseError) {
+    public init(parsing bytes: consuming [UInt8], maximumSize: Int = 64 * 1024, maximumDepth: Int = 32) throws(JSONParseError) {
         let limit = min(maximumSize, Int(Int32.max))
         if bytes.count > limit { throw .inputTooLarge(size: bytes.count, limit: limit) }
         self.bytes = bytes
-        self.tape = try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+        self.tape = try self.bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in
             try JSONScanner.index(buffer, maximumDepth: min(maximumDepth, 512))
         }
     }

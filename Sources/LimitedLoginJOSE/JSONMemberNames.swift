@@ -11,11 +11,14 @@ public struct JSONMemberNames: Sendable {
     /// and that name's fingerprint and length.
     private let buckets: [Bucket]
 
-    /// `bytes` points into a `StaticString`'s storage, which lives as long as the program.
+    /// `bytes` points into a `StaticString`'s storage, which lives as long as the program. `tail` is the
+    /// name's last eight bytes when it has 8 to 15 (with the first seven, in the fingerprint, they are the
+    /// whole name), so that such a name is matched by one comparison of words, not byte by byte.
     private struct Bucket: @unchecked Sendable {
         var position: Int32 = -1
         var count: Int32 = 0
         var fingerprint: UInt64 = 0
+        var tail: UInt64 = 0
         var bytes: UnsafeRawPointer?
     }
 
@@ -33,8 +36,9 @@ public struct JSONMemberNames: Sendable {
             let fingerprint = JSONTapeEntry.fingerprint(bytes)
             var bucket = Self.bucket(of: fingerprint)
             while buckets[bucket].position >= 0 { bucket = (bucket + 1) & (Self.bucketCount - 1) }
+            let tail = (8...15).contains(bytes.count) ? bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self) : 0
             buckets[bucket] = Bucket(
-                position: Int32(position), count: Int32(bytes.count), fingerprint: fingerprint, bytes: bytes.baseAddress
+                position: Int32(position), count: Int32(bytes.count), fingerprint: fingerprint, tail: tail, bytes: bytes.baseAddress
             )
         }
         self.buckets = buckets
@@ -76,8 +80,17 @@ public struct JSONMemberNames: Sendable {
             if candidate.fingerprint == name.payload {
                 let count = Int(candidate.count)
                 // A fingerprint holds the length and the first seven bytes: for a plain name of at most seven
-                // bytes and the same length, equal fingerprints are equal names.
-                if name.kind == .string, count <= 7, Int(name.end - name.start) == count { return Int(candidate.position) }
+                // bytes and the same length, equal fingerprints are equal names; up to fifteen, equal last
+                // eight bytes too.
+                if name.kind == .string, Int(name.end - name.start) == count {
+                    if count <= 7 { return Int(candidate.position) }
+                    if count <= 15 {
+                        let last = text.loadUnaligned(fromByteOffset: Int(name.end) - 8, as: UInt64.self)
+                        if last == candidate.tail { return Int(candidate.position) }
+                        bucket = (bucket + 1) & (Self.bucketCount - 1)
+                        continue
+                    }
+                }
                 let bytes = UnsafeRawBufferPointer(start: candidate.bytes, count: count)
                 if JSONDocument.stringEquals(name, in: text, bytes) { return Int(candidate.position) }
             }

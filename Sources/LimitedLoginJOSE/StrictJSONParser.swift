@@ -51,7 +51,7 @@ public struct StrictJSONParser: Sendable {
     }
 
     /// Validates and indexes one JSON value that spans the whole input, without building it.
-    public func document(_ bytes: [UInt8]) throws(JSONParseError) -> JSONDocument {
+    public func document(_ bytes: consuming [UInt8]) throws(JSONParseError) -> JSONDocument {
         try JSONDocument(parsing: bytes, maximumSize: maximumSize, maximumDepth: maximumDepth)
     }
 

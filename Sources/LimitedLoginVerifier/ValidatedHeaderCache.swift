@@ -10,10 +10,17 @@ import Synchronization
 /// that verified are remembered, so nobody without a signing key can fill or churn the cache, and it
 /// is bounded anyway.
 final class ValidatedHeaderCache: Sendable {
-    struct Entry: Sendable {
+    /// A class: a lookup hands out one reference, not a copy of each of its parts.
+    final class Entry: Sendable {
         let segment: [UInt8]
         let document: JSONDocument
         let keyID: String
+
+        init(segment: [UInt8], document: JSONDocument, keyID: String) {
+            self.segment = segment
+            self.document = document
+            self.keyID = keyID
+        }
     }
 
     /// More distinct headers than this (keys in use at once) are not expected; the oldest is dropped.

@@ -68,6 +68,27 @@ struct JSONDocumentTests {
         #expect(document.members(of: try #require(slots[0]), named: names)[0] == nil, "a string has no members")
     }
 
+    @Test("names of 8 to 15 bytes are told apart by every byte past the seventh; longer ones byte for byte")
+    func memberNamesPastTheFingerprint() throws {
+        let names = JSONMemberNames(["exactly8", "user_age_range", "fifteen_bytes_x", "sixteen_bytes_xy"])
+        // Each decoy has the length and first seven bytes of a name: only the bytes the fingerprint leaves out differ.
+        let document = try document(
+            #"{"exactlY8":1,"user_agX_range":2,"fifteen_bytes_y":3,"sixteen_bytes_xz":4,"exactly8":5,"user_age_range":6,"#
+                + #""fifteen_bytes_x":7,"sixteen_bytes_xy":8,"exactly9":9,"user_age_rangf":10}"#)
+        let slots = document.members(of: document.root, named: names)
+        #expect(slots[0].flatMap(document.number(at:)) == 5)
+        #expect(slots[1].flatMap(document.number(at:)) == 6)
+        #expect(slots[2].flatMap(document.number(at:)) == 7)
+        #expect(slots[3].flatMap(document.number(at:)) == 8)
+        // Without the names themselves: no decoy is taken for one; an escaped spelling of a name is that name.
+        let decoys = try self.document(#"{"exactlY8":1,"user_agX_range":2,"fifteen_bytes_y":3,"sixteen_bytes_xz":4,"user_age_rang\u0065":5}"#)
+        let found = decoys.members(of: decoys.root, named: names)
+        #expect(found[0] == nil)
+        #expect(found[1].flatMap(decoys.number(at:)) == 5)
+        #expect(found[2] == nil)
+        #expect(found[3] == nil)
+    }
+
     @Test("input denser than the first guess (more than a value per 8 bytes) is indexed whole, rules and all")
     func denseInput() throws {
         // One-digit elements: a value per 2 bytes, so the first scan runs out of room and the second is used.
