@@ -53,15 +53,16 @@ public struct AuthenticationTokenClaims: Sendable, Equatable, Codable {
     /// Classic logins only: half the SHA-256 of the access token.
     public var atHash: String? { values.payload.string(.atHash) }
 
-    /// Calls `body` with the UTF-8 bytes of `iss` where they lie in the payload (for comparisons byte for
-    /// byte, without building the string).
-    package func withIssuerBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        values.payload.withStringBytes(.iss, body)
+    /// What `find` answers for the UTF-8 bytes of `iss`, read where they lie in the payload (for comparisons
+    /// byte for byte, without building the string). Not generic: a generic function of this module would be
+    /// run unspecialized from another, making type metadata on each call.
+    package func withIssuerBytes(_ find: (UnsafeRawBufferPointer) -> Int?) -> Int? {
+        values.payload.withStringBytes(.iss, find) ?? nil
     }
 
-    /// Calls `body` with the UTF-8 bytes of `aud` where they lie in the payload.
-    package func withAudienceBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        values.payload.withStringBytes(.aud, body)
+    /// What `find` answers for the UTF-8 bytes of `aud`, read where they lie in the payload.
+    package func withAudienceBytes(_ find: (UnsafeRawBufferPointer) -> Int?) -> Int? {
+        values.payload.withStringBytes(.aud, find) ?? nil
     }
 
     /// True when `nonce` has exactly the bytes of `expected`, compared in time that depends only on the lengths.

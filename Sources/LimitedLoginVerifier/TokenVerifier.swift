@@ -224,10 +224,10 @@ public struct TokenVerifier: Sendable {
     ) throws(TokenVerificationError) -> String {
         // Byte-exact, where the values lie in the payload: Swift's == would let a canonically equivalent
         // spelling through.
-        guard (claims.withIssuerBytes { issuers.firstIndex(of: $0) } ?? nil) != nil else { throw .issuerNotAllowed(claims.iss) }
+        guard claims.withIssuerBytes({ issuers.firstIndex(of: $0) }) != nil else { throw .issuerNotAllowed(claims.iss) }
         let appIDs = configuration.appIDs
         // Byte for byte against each (a handful at most), the first that matches: a Set lookup would use Swift's ==.
-        guard let appIndex = claims.withAudienceBytes({ audiences.firstIndex(of: $0) }) ?? nil else {
+        guard let appIndex = claims.withAudienceBytes({ audiences.firstIndex(of: $0) }) else {
             if appIDs.count == 1 { throw .audienceMismatch(expected: appIDs[0], actual: claims.aud) }
             throw .audienceNotAllowed(actual: claims.aud, allowed: appIDs)
         }
