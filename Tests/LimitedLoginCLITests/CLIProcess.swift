@@ -65,19 +65,42 @@ struct CLIProcess {
     }
 }
 
-/// Starts test processes one at a time: Foundation's `Process.run` on Linux has crashed (a bad memcpy)
-/// when several threads launched processes at once.
+/// Starts test processes one at a time, and only while this process has fewer than 1,200 descriptors open.
+///
+/// Foundation's `Process.run` on Linux (Swift 6.3) lists `/proc/self/fd` and copies each entry's whole
+/// 256-byte name field, past the entry's end (swift-corelibs-foundation pull request 5472, "buffer over-read in
+/// findMaximumOpenFromProcSelfFD"). When the entries fill glibc's 32 KiB directory buffer (1,353 or more open
+/// descriptors: the fair-connection tests hold more than a thousand loopback connections in this process) and
+/// the buffer ends where mapped memory ends, the copy reads past it and the whole suite dies (seen in a fresh
+/// clone's run: `__memcpy` in `Process.run`, a fault at a page boundary). Below that many entries the copy stays
+/// inside the buffer, so a launch waits (at most a minute) until the count is under 1,200.
 ///
 /// Async callers use `start(_:)`: launches wait for each other, and under the load of the whole suite a
 /// wait can be seconds; on the cooperative pool's two threads it would stall every server in this process
 /// (seen in a fresh clone's run: in-process key-set servers that did not answer within 10 s).
 enum ProcessLaunch {
     private static let lock = NSLock()
+    /// Safely under the 1,353 open descriptors from which `Process.run` can read past its directory buffer.
+    static let descriptorLimit = 1_200
 
     static func run(_ process: Process) throws {
         lock.lock()
         defer { lock.unlock() }
+        var waited = 0
+        while waited < 1_200, openDescriptorCount() >= descriptorLimit {
+            usleep(50_000)
+            waited += 1
+        }
         try process.run()
+    }
+
+    /// How many entries `/proc/self/fd` has (each entry counted, its name never copied).
+    static func openDescriptorCount() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return count
     }
 
     /// `run(_:)` on a thread of its own, off the cooperative pool.
