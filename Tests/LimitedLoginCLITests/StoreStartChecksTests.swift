@@ -66,7 +66,7 @@ struct StoreStartChecksTests {
             c.commit()
             """, database,
         ]
-        try sqlite.run()
+        try await ProcessLaunch.start(sqlite)
         #expect(ChildExit.status(of: sqlite) == 0)
         let refused = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
         #expect(refused.status == 1)
