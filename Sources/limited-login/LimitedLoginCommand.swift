@@ -51,7 +51,9 @@ struct LimitedLoginCommand: AsyncParsableCommand {
         // is named first. (The description of every command that takes is read only then: it was a third
         // of the time of every `--version`, docs/PERFORMANCE.md, "Start".)
         var command: any ParsableCommand
-        do { command = try parseAsRoot(commandLine) } catch {
+        do {
+            if let serve = parseServeAlone(commandLine) { command = serve } else { command = try parseAsRoot(commandLine) }
+        } catch {
             if exitCode(for: error) != .success, let unknown = UnknownOption.first(in: commandLine) {
                 printErrorLine(unknown.message)
                 Foundation.exit(64)
@@ -67,5 +69,15 @@ struct LimitedLoginCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `serve`'s options parsed with `serve` as the root command, when the parser takes them: the root's tree
+    /// of commands is then never walked, 0.7 ms of every provider's start (docs/PERFORMANCE.md, "Start").
+    /// Nil for anything else, and for a `serve` command line that parse refuses (`--help`, `--version`, a
+    /// mistake): that is parsed again from the root, so help, the version and errors read as they always have.
+    static func parseServeAlone(_ commandLine: [String]) -> (any ParsableCommand)? {
+        guard commandLine.first == "serve" else { return nil }
+        // `serve`'s own help, version and errors would name it as a command of its own; none is shown.
+        return (try? ServeCommand.parseAsRoot(Array(commandLine.dropFirst()))) as? ServeCommand
     }
 }

@@ -248,6 +248,30 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("serve's help, version and mistakes name limited-login serve (serve alone parses only command lines it takes)")
+    func serveParsedAloneOnlyWhenTaken() async throws {
+        let help = try await CLIProcess.run(["serve", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("OVERVIEW: Run the Limited Login provider"), "\(help.output.prefix(80))")
+        #expect(help.output.contains("USAGE: limited-login serve <options>"), "\(help.output)")
+        let version = try await CLIProcess.run(["serve", "--port", "0", "--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("limited-login "), "\(version.output)")
+        let misspelt = try await CLIProcess.run(["serve", "--prot", "1"])
+        #expect(misspelt.status == 64)
+        #expect(
+            misspelt.error == "Error: unknown option '--prot' for limited-login serve. Did you mean '--port'? See 'limited-login serve --help'.\n")
+        for (arguments, first) in [
+            (["serve", "extra"], "Error: Unexpected argument 'extra'"), (["serve", "--port", "70000"], "Error: --port must be between 0 and 65535."),
+        ] {
+            let refused = try await CLIProcess.run(arguments)
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(
+                refused.error == "\(first)\nUsage: limited-login serve <options>\n  See 'limited-login serve --help' for more information.\n",
+                "\(arguments): \(refused.error)")
+        }
+    }
+
     @Test("fixtures load apps and users, and a second start with the same file changes nothing")
     func fixturesFile() async throws {
         let folder = try temporaryFolder()
