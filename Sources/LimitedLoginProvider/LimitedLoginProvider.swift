@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOSSL
 import ServiceLifecycle
 
 /// A Limited Login identity provider: prepare it (store, keys, fixtures), then serve its router.
@@ -20,6 +21,8 @@ public struct LimitedLoginProvider: Sendable {
     /// True when this start made the admin token (print it: it is not shown again).
     public let madeAdminToken: Bool
     let services: ProviderServices
+    /// The server started while the provider was prepared (``ProviderConfiguration/startsServerWhilePreparing``).
+    let early: EarlyServer?
     /// The local certificate authority's certificate (PEM, no key) when serving HTTPS (`serve --tls`):
     /// what a client must trust to reach the provider.
     public var certificateAuthorityPEM: String? { services.tls?.authority.certificatePEM }
@@ -40,7 +43,22 @@ public struct LimitedLoginProvider: Sendable {
         // The event loops, a rehearsal of the server's start and ICU's calendar, on the other core while
         // the store opens, if `serve` has not begun them already (docs/PERFORMANCE.md, "Start").
         StartWarmUp.begin()
-        let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
+        let scheme = configuration.tls ? "https" : "http"
+        let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
+        let standsInForFacebook = configuration.tls && configuration.publicBaseURL == nil && issuer == FacebookHosts.issuer
+        let urls = ProviderURLs(
+            baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
+            issuer: issuer, pictureBase: standsInForFacebook ? "https://" + FacebookHosts.graph : nil
+        )
+        // Without TLS (whose certificate is in the store) the server can start now, beside the store.
+        let early =
+            configuration.startsServerWhilePreparing && !configuration.tls
+            ? EarlyServer(configuration: configuration, urls: urls, logger: logger) : nil
+        let store: ProviderStore
+        do { store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore) } catch {
+            await early?.stop()
+            throw error
+        }
         // The store and the keys read this clock, whether or not a request is in scope.
         store.useClock(clock)
         do {
@@ -60,13 +78,6 @@ public struct LimitedLoginProvider: Sendable {
             // A store emptied on purpose (`reset --empty`) stays empty across restarts.
             let emptiedOnPurpose = settings[AdminStateController.emptiedSetting] == "1"
             let seeded = configuration.seedsDemoData && !emptiedOnPurpose ? try await loader.seedDemoDataIfEmpty() : false
-            let scheme = configuration.tls ? "https" : "http"
-            let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
-            let standsInForFacebook = configuration.tls && configuration.publicBaseURL == nil && issuer == FacebookHosts.issuer
-            let urls = ProviderURLs(
-                baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
-                issuer: issuer, pictureBase: standsInForFacebook ? "https://" + FacebookHosts.graph : nil
-            )
             let tls =
                 configuration.tls
                 ? try await ServerTLS.prepare(store: store, host: configuration.host, publicBaseURL: configuration.publicBaseURL)
@@ -103,9 +114,10 @@ public struct LimitedLoginProvider: Sendable {
             }
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
-                madeAdminToken: madeAdminToken, services: services
+                madeAdminToken: madeAdminToken, services: services, early: early
             )
         } catch {
+            await early?.stop()
             await store.close()
             throw error
         }
@@ -147,22 +159,36 @@ public struct LimitedLoginProvider: Sendable {
         onRunning: @escaping @Sendable (_ baseURL: String) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let urls = self.urls
-        let followsPort = configuration.publicBaseURL == nil
-        let host = Self.hostForURL(configuration.host)
-        let scheme = services.tls == nil ? "http" : "https"
         // The first health check runs while the server binds its port (docs/PERFORMANCE.md, "Start").
         HealthController(services: services).checkSoon()
+        return Self.application(
+            responder: ClientAddressResponder(inner: router().buildResponder()), configuration: configuration, urls: urls,
+            tls: services.tls?.configuration, logger: services.logger
+        ) { _ in await onRunning(urls.baseURL) }
+    }
+
+    /// The server's application around `responder`, on the configured host and port within the configured
+    /// ``ConnectionLimits``; `onRunning` runs once the port is bound (it is given the port), after the base URL
+    /// follows it.
+    static func application<Responder: HTTPResponder>(
+        responder: Responder, configuration: ProviderConfiguration, urls: ProviderURLs, tls: TLSConfiguration?, logger: Logger,
+        onRunning: @escaping @Sendable (_ port: Int?) async -> Void
+    ) -> some ApplicationProtocol where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        let followsPort = configuration.publicBaseURL == nil
+        let host = hostForURL(configuration.host)
+        let scheme = tls == nil ? "http" : "https"
         return Application(
-            responder: ClientAddressResponder(inner: router().buildResponder()),
-            server: .http1(limits: configuration.connectionLimits, logger: services.logger, tls: services.tls?.configuration),
+            responder: responder,
+            server: .http1(limits: configuration.connectionLimits, logger: logger, tls: tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "limited-login"),
             onServerRunning: { channel in
-                if followsPort, let port = channel.localAddress?.port {
+                let port = channel.localAddress?.port
+                if followsPort, let port {
                     urls.setBaseURL("\(scheme)://\(host):\(port)")
                 }
-                await onRunning(urls.baseURL)
+                await onRunning(port)
             },
-            logger: services.logger
+            logger: logger
         )
     }
 
@@ -183,22 +209,48 @@ public struct LimitedLoginProvider: Sendable {
         until stop: (@Sendable () async -> Void)? = nil
     ) async throws {
         let running = AsyncStream<Void>.makeStream()
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [
-                    application { baseURL in
-                        await onRunning(baseURL)
-                        running.continuation.finish()
-                    }
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
-            ))
+        let group: ServiceGroup
+        let runServer: @Sendable () async throws -> Void
+        // A server started while the provider was prepared: its router now, then the start announced.
+        var announce: (@Sendable () async -> Void)?
+        if let early {
+            HealthController(services: services).checkSoon()
+            await early.provide(router().buildResponder())
+            group = await early.group
+            runServer = { try await early.run() }
+            let urls = self.urls
+            announce = {
+                guard await early.waitUntilBound() else { return }
+                early.announce()
+                await onRunning(urls.baseURL)
+                running.continuation.finish()
+            }
+        } else {
+            let server = ServiceGroup(
+                configuration: .init(
+                    services: [
+                        application { baseURL in
+                            await onRunning(baseURL)
+                            running.continuation.finish()
+                        }
+                    ],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
+                ))
+            group = server
+            runServer = { try await server.run() }
+        }
         do {
             // Each task says whether it was the server's.
             try await withThrowingTaskGroup(of: Bool.self) { tasks in
                 tasks.addTask {
-                    try await group.run()
+                    try await runServer()
                     return true
+                }
+                if let announce {
+                    tasks.addTask {
+                        await announce()
+                        return false
+                    }
                 }
                 if let stop {
                     tasks.addTask {

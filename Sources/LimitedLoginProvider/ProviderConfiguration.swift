@@ -41,6 +41,11 @@ public struct ProviderConfiguration: Sendable {
     /// Make a store in an existing SQLite file that would otherwise be refused: an empty one, or a database
     /// without the provider's tables (`serve --init`).
     public var initializesStore: Bool = false
+    /// Start the server while the store opens and the keys are read (`serve`; not with ``tls``, whose
+    /// certificate is in the store): the port is bound during ``LimitedLoginProvider/prepare(_:logger:)``,
+    /// requests wait until the provider is ready, and ``LimitedLoginProvider/run(onRunning:beforeClosing:until:)``
+    /// must follow (docs/PERFORMANCE.md, "Start"). Off by default: a provider that is prepared binds nothing.
+    public var startsServerWhilePreparing: Bool = false
     /// The level of the line each answered request gets (`serve --request-log`): `.info` (the default)
     /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
     /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.

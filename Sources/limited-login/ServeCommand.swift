@@ -229,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.tls = tls
         configuration.initializesStore = initializeStore
+        configuration.startsServerWhilePreparing = true
         configuration.requestLogLevel = requestLog == "debug" ? .debug : .info
         let starting = "Starting the provider (\(store))…"
         if exec != nil { printErrorLine(starting) } else { printLine(starting) }

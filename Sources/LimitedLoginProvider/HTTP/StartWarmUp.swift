@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import SQLiteNIO
 import ServiceLifecycle
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,13 @@ public enum StartWarmUp {
         _ = begun
     }
 
+    /// Tells the warm-up not to rehearse the server's start: the real server is starting (``EarlyServer``).
+    static func serverStartsEarly() {
+        serverStartsEarlyFlag.store(true, ordering: .relaxed)
+    }
+
+    private static let serverStartsEarlyFlag = Atomic<Bool>(false)
+
     private static let begun: Void = {
         Task.detached(priority: .high) {
             // The event loops and the thread pool that the store's driver and the server run on: threads
@@ -26,7 +34,8 @@ public enum StartWarmUp {
             _ = MultiThreadedEventLoopGroup.singleton.any()
             _ = NIOThreadPool.singleton
             await rehearseStore()
-            await rehearseServer()
+            // A server that starts while the provider is prepared is its own rehearsal.
+            if !serverStartsEarlyFlag.load(ordering: .relaxed) { await rehearseServer() }
             loadCalendar()
         }
     }()
@@ -92,9 +101,9 @@ public enum StartWarmUp {
         return rehearsed
     }
 
-    /// One `GET /` over a blocking loopback connection, read to the end of the answer's head (at most
-    /// `seconds` each way); the answer's status line, or nil.
-    private static func exchange(port: Int, within seconds: Int) -> String? {
+    /// One `GET /` over a blocking loopback connection (with `header` when given), read to the end of the
+    /// answer's head (at most `seconds` each way); the answer's status line, or nil.
+    static func exchange(port: Int, within seconds: Int, header: (name: String, value: String)? = nil) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -109,7 +118,8 @@ public enum StartWarmUp {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return nil }
-        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        let field = header.map { "\($0.name): \($0.value)\r\n" } ?? ""
+        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\(field)Connection: close\r\n\r\n".utf8)
         guard send(descriptor, request, request.count, 0) == request.count else { return nil }
         // The answer is a 204: its head is the whole of it.
         var received: [UInt8] = []

@@ -1,0 +1,91 @@
+import HTTPTypes
+import Hummingbird
+import LimitedLoginJOSE
+import Synchronization
+
+/// The responder of a server that started before the provider was ready (``EarlyServer``): a request that
+/// arrives first waits for the provider's router; once that is given, every request goes straight to it.
+/// When the provider cannot be made, the waiting requests (and any later one) are answered 503.
+///
+/// One request is answered by this responder itself: the server's own first request (``EarlyServer`` sends
+/// it over loopback to warm the request path), which carries ``warmUpField`` with this process's random
+/// ``warmUpToken``; it gets a 204 and reaches neither the router nor the request log. Once it has been
+/// answered (or given up, ``endWarmUp()``), no request is looked at for it.
+final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
+    typealias Context = Inner.Context
+
+    private enum State {
+        case waiting([CheckedContinuation<Inner?, Never>])
+        case ready(Inner)
+        case failed
+    }
+
+    private let state = Mutex<State>(.waiting([]))
+    /// The field and value that mark the server's own first request.
+    static var warmUpField: HTTPField.Name { HTTPField.Name("x-limited-login-warm-up")! }
+    let warmUpToken = RandomIdentifiers.secret()
+    private let warmUpOver = Atomic<Bool>(false)
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        if !warmUpOver.load(ordering: .relaxed), let token = request.headers[Self.warmUpField], constantTimeEquals(token, warmUpToken) {
+            endWarmUp()
+            return Response(status: .noContent)
+        }
+        if let inner = state.withLock({ state -> Inner? in if case .ready(let inner) = state { inner } else { nil } }) {
+            return try await inner.respond(to: request, context: context)
+        }
+        guard let inner = await inner() else {
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "The provider could not start.\n")))
+        }
+        return try await inner.respond(to: request, context: context)
+    }
+
+    /// No request is the warm-up's any more.
+    func endWarmUp() {
+        warmUpOver.store(true, ordering: .relaxed)
+    }
+
+    /// The responder requests go to from now on; the requests waiting for it go on.
+    func provide(_ inner: Inner) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Inner?, Never>] in
+            guard case .waiting(let waiting) = state else { return [] }
+            state = .ready(inner)
+            return waiting
+        }
+        for request in waiting { request.resume(returning: inner) }
+    }
+
+    /// Answers the requests waiting, and every later one, 503: the provider could not be made.
+    func fail() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Inner?, Never>] in
+            guard case .waiting(let waiting) = state else { return [] }
+            state = .failed
+            return waiting
+        }
+        for request in waiting { request.resume(returning: nil) }
+    }
+
+    /// Requests waiting for the provider, for tests.
+    var waitingCount: Int {
+        state.withLock { state in if case .waiting(let waiting) = state { waiting.count } else { 0 } }
+    }
+
+    /// The provider's responder once given; nil when the provider could not be made.
+    private func inner() async -> Inner? {
+        await withCheckedContinuation { request in
+            let known = state.withLock { state -> Inner?? in
+                switch state {
+                case .ready(let inner): return .some(inner)
+                case .failed: return .some(nil)
+                case .waiting(var waiting):
+                    waiting.append(request)
+                    state = .waiting(waiting)
+                    return nil
+                }
+            }
+            if let known { request.resume(returning: known) }
+        }
+    }
+}
