@@ -25,14 +25,22 @@ final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
     static var warmUpField: HTTPField.Name { HTTPField.Name("x-limited-login-warm-up")! }
     let warmUpToken = RandomIdentifiers.secret()
     private let warmUpOver = Atomic<Bool>(false)
+    /// The provider's responder once given, read without the lock: every request of a running server
+    /// reads it, on every event loop.
+    private let given = AtomicLazyReference<Given>()
+
+    private final class Given: Sendable {
+        let inner: Inner
+        init(_ inner: Inner) { self.inner = inner }
+    }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if !warmUpOver.load(ordering: .relaxed), let token = request.headers[Self.warmUpField], constantTimeEquals(token, warmUpToken) {
             endWarmUp()
             return Response(status: .noContent)
         }
-        if let inner = state.withLock({ state -> Inner? in if case .ready(let inner) = state { inner } else { nil } }) {
-            return try await inner.respond(to: request, context: context)
+        if let given = given.load() {
+            return try await given.inner.respond(to: request, context: context)
         }
         guard let inner = await inner() else {
             return Response(
@@ -52,6 +60,7 @@ final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
         let waiting = state.withLock { state -> [CheckedContinuation<Inner?, Never>] in
             guard case .waiting(let waiting) = state else { return [] }
             state = .ready(inner)
+            _ = given.storeIfNil(Given(inner))
             return waiting
         }
         for request in waiting { request.resume(returning: inner) }
