@@ -40,8 +40,9 @@ public struct LimitedLoginProvider: Sendable {
         if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
             throw ProviderConfigurationError(description: problem)
         }
-        // The event loops, a rehearsal of the server's start and ICU's calendar, on the other core while
-        // the store opens, if `serve` has not begun them already (docs/PERFORMANCE.md, "Start").
+        // The event loops, a rehearsal of the server's start (unless the server starts now, below) and ICU's
+        // calendar, on the other core while the store opens, if `serve` has not begun them already
+        // (docs/PERFORMANCE.md, "Start").
         StartWarmUp.begin()
         let scheme = configuration.tls ? "https" : "http"
         let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
