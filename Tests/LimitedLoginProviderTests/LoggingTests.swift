@@ -92,6 +92,20 @@ struct LoggingTests {
         }
     }
 
+    @Test("a health check that meets the store closed on purpose (a start that failed, a stop) answers 503 and logs no warning")
+    func closedStoreHealthIsQuiet() async throws {
+        let logs = CapturedLogs()
+        let logger = Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) })
+        let provider = try await LimitedLoginProvider.prepare(TestFixtures.configuration(), logger: logger)
+        await provider.store.close()
+        try await provider.application().test(.router) { client in
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .serviceUnavailable)
+            #expect(String(buffer: health.body).contains("the store does not answer"), "\(String(buffer: health.body))")
+        }
+        #expect(!logs.all.contains("health check failed"), "\(logs.all)")
+    }
+
     @Test(
         "each request is one line at info with status, duration and request ID (the client's, when plausible, sent back); polled paths at debug; error pages with their reason; login completed names the user"
     )

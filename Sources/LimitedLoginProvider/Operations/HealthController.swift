@@ -30,7 +30,8 @@ struct HealthController: Sendable {
     }
 
     private func failed(_ problem: String, _ error: any Error) -> String {
-        services.logger.warning("health check failed: \(problem) (\(error))")
+        // A check that meets a store closed on purpose (a start that failed, a stop) has nothing to report.
+        if !services.store.wasClosed { services.logger.warning("health check failed: \(problem) (\(error))") }
         return problem
     }
 

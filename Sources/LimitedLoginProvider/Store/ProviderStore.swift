@@ -127,6 +127,9 @@ package final class ProviderStore: Sendable {
             })
     }
 
+    /// True once ``close()`` was called: the provider is stopping.
+    var wasClosed: Bool { isClosed.load(ordering: .relaxed) }
+
     /// Closes the connection; later calls fail with ``StoreError/unavailable(_:)`` ("the store is closed").
     package func close() async {
         isClosed.store(true, ordering: .relaxed)
