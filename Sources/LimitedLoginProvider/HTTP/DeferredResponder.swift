@@ -16,7 +16,8 @@ final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
 
     private enum State {
         case waiting([CheckedContinuation<Inner?, Never>])
-        case ready(Inner)
+        /// Given: the responder is in ``given``.
+        case ready
         case failed
     }
 
@@ -59,8 +60,8 @@ final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
     func provide(_ inner: Inner) {
         let waiting = state.withLock { state -> [CheckedContinuation<Inner?, Never>] in
             guard case .waiting(let waiting) = state else { return [] }
-            state = .ready(inner)
             _ = given.storeIfNil(Given(inner))
+            state = .ready
             return waiting
         }
         for request in waiting { request.resume(returning: inner) }
@@ -86,7 +87,7 @@ final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
         await withCheckedContinuation { request in
             let known = state.withLock { state -> Inner?? in
                 switch state {
-                case .ready(let inner): return .some(inner)
+                case .ready: return .some(given.load()?.inner)
                 case .failed: return .some(nil)
                 case .waiting(var waiting):
                     waiting.append(request)

@@ -16,7 +16,7 @@ import Synchronization
 /// server it starts itself.
 ///
 /// Until the provider is ready the server's own log lines below `notice` are held back (a start that fails
-/// says so in one line, not after "Server started"); ``announce(_:)`` then says where it listens.
+/// says so in one line, not after "Server started"); ``announce()`` then says where it listens.
 final class EarlyServer: Sendable {
     private typealias Responder = DeferredResponder<RouterResponder<BasicRequestContext>>
     /// The server's service group and responder, made on the other core (the server's types are first used
@@ -25,21 +25,21 @@ final class EarlyServer: Sendable {
     /// Yields once when the port is bound; finishes then, or when the server ends without binding it.
     private let bound: AsyncStream<Void>
     private let serving: Task<Void, any Error>
-    private let ready: ReadyFlag
+    private let state: StartState
     private let logger: Logger
 
     init(configuration: ProviderConfiguration, urls: ProviderURLs, logger: Logger) {
         let bound = AsyncStream<Void>.makeStream()
-        let ready = ReadyFlag()
+        let state = StartState()
         var serverLogger = logger
-        serverLogger.handler = QuietUntilReady(inner: logger.handler, ready: ready)
+        serverLogger.handler = QuietUntilReady(inner: logger.handler, state: state)
         // Detached: the server outlives the preparation that starts it, and reads none of its task-local values.
         let making = Task.detached { () -> (group: ServiceGroup, responder: Responder) in
             let responder = Responder()
             let application = LimitedLoginProvider.application(
                 responder: ClientAddressResponder(inner: responder), configuration: configuration, urls: urls, tls: nil, logger: serverLogger
             ) { port in
-                ready.listening.withLock { $0 = "\(configuration.host):\(port.map(String.init) ?? "?")" }
+                state.listening.withLock { $0 = "\(configuration.host):\(port.map(String.init) ?? "?")" }
                 bound.continuation.yield()
                 bound.continuation.finish()
                 guard let port else { return }
@@ -56,7 +56,7 @@ final class EarlyServer: Sendable {
         }
         self.making = making
         self.bound = bound.stream
-        self.ready = ready
+        self.state = state
         self.logger = logger
         self.serving = Task.detached {
             defer { bound.continuation.finish() }
@@ -90,8 +90,8 @@ final class EarlyServer: Sendable {
     /// The provider is ready and the port bound: the server's log is no longer held back, and says where it
     /// listens (the line the server wrote when it bound, held back then).
     func announce() {
-        ready.set()
-        logger.info("Server started and listening on \(ready.listening.withLock { $0 ?? "?" })")
+        state.setReady()
+        logger.info("Server started and listening on \(state.listening.withLock { $0 ?? "?" })")
     }
 
     /// Waits for the server to end (it ends on SIGTERM or SIGINT, or ``stop()``); a cancelled wait cancels
@@ -114,22 +114,23 @@ final class EarlyServer: Sendable {
     }
 }
 
-/// Set once the provider is ready (see ``EarlyServer``); where the server listens once bound ("host:port").
-private final class ReadyFlag: Sendable {
-    private let value = Atomic<Bool>(false)
+/// How far an early server's start has come (see ``EarlyServer``): where it listens once bound ("host:port"),
+/// and whether the provider is ready.
+private final class StartState: Sendable {
     let listening = Mutex<String?>(nil)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    func set() { value.store(true, ordering: .relaxed) }
+    private let ready = Atomic<Bool>(false)
+    var isReady: Bool { ready.load(ordering: .relaxed) }
+    func setReady() { ready.store(true, ordering: .relaxed) }
 }
 
 /// The server's log handler while the provider is prepared: lines below `notice` are dropped until the
 /// provider is ready, then every line its level allows is written.
 private struct QuietUntilReady: LogHandler {
     var inner: any LogHandler
-    let ready: ReadyFlag
+    let state: StartState
 
     var logLevel: Logger.Level {
-        get { ready.isSet ? inner.logLevel : max(inner.logLevel, .notice) }
+        get { state.isReady ? inner.logLevel : max(inner.logLevel, .notice) }
         set { inner.logLevel = newValue }
     }
 
