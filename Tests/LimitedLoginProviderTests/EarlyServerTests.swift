@@ -38,10 +38,7 @@ struct EarlyServerTests {
 
     @Test("a request that arrives before the provider is ready waits and is answered by its router")
     func earlyRequestWaits() async throws {
-        let (early, port) = try await Self.startEarlyServer()
-        let socket = try LoopbackSocket(port: port)
-        try socket.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        try await Self.waitUntil { await early.waitingCount == 1 }
+        let (early, port, socket) = try await Self.waitingRequest()
         #expect(socket.received.isEmpty, "answered before the provider was ready")
         let router = Router()
         router.get("/hello") { _, _ in "ready" }
@@ -54,20 +51,12 @@ struct EarlyServerTests {
 
     @Test("a failed start answers the waiting requests 503 and leaves nothing listening on its port")
     func failedStartStops() async throws {
-        let (early, port) = try await Self.startEarlyServer()
-        let socket = try LoopbackSocket(port: port)
-        try socket.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        try await Self.waitUntil { await early.waitingCount == 1 }
+        let (early, port, socket) = try await Self.waitingRequest()
         await early.stop()
         let answer = try await socket.response(within: .seconds(60))
         #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(answer)")
         #expect(answer.contains("The provider could not start."), "\(answer)")
-        #expect {
-            _ = try LoopbackSocket(port: port)
-        } throws: { error in
-            guard case LoopbackSocket.Failure.connect(let code) = error else { return false }
-            return code == ECONNREFUSED
-        }
+        Self.expectNothingListens(on: port)
     }
 
     @Test("a provider whose store cannot be opened stops the server it started")
@@ -79,12 +68,7 @@ struct EarlyServerTests {
         await #expect(throws: StoreError.self) {
             _ = try await LimitedLoginProvider.prepare(configuration, logger: TestFixtures.quietLogger)
         }
-        #expect {
-            _ = try LoopbackSocket(port: port)
-        } throws: { error in
-            guard case LoopbackSocket.Failure.connect(let code) = error else { return false }
-            return code == ECONNREFUSED
-        }
+        Self.expectNothingListens(on: port)
     }
 
     @Test("before the provider is ready, only a request with this process's warm-up token is answered (204)")
@@ -114,6 +98,26 @@ struct EarlyServerTests {
             // Once the warm-up has been answered, the token is just another header.
             let later = try await LoopbackSocket(port: port).exchange(request(token: responder.warmUpToken), within: .seconds(60))
             #expect(later.hasPrefix("HTTP/1.1 200 OK") && later.hasSuffix("the router"), "\(later)")
+        }
+    }
+
+    /// An early server with one request (`GET /hello`) waiting for the provider: the server, its port and
+    /// the request's connection.
+    private static func waitingRequest() async throws -> (EarlyServer, Int, LoopbackSocket) {
+        let (early, port) = try await startEarlyServer()
+        let socket = try LoopbackSocket(port: port)
+        try socket.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try await waitUntil { await early.waitingCount == 1 }
+        return (early, port, socket)
+    }
+
+    /// Expects a connection to `port` to be refused.
+    private static func expectNothingListens(on port: Int) {
+        #expect {
+            _ = try LoopbackSocket(port: port)
+        } throws: { error in
+            guard case LoopbackSocket.Failure.connect(let code) = error else { return false }
+            return code == ECONNREFUSED
         }
     }
 
