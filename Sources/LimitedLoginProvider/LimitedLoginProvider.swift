@@ -163,7 +163,7 @@ public struct LimitedLoginProvider: Sendable {
         // The first health check runs while the server binds its port (docs/PERFORMANCE.md, "Start").
         HealthController(services: services).checkSoon()
         return Self.application(
-            responder: ClientAddressResponder(inner: router().buildResponder()), configuration: configuration, urls: urls,
+            responder: router().buildResponder(), configuration: configuration, urls: urls,
             tls: services.tls?.configuration, logger: services.logger
         ) { _ in await onRunning(urls.baseURL) }
     }

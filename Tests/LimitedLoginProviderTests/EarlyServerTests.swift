@@ -80,7 +80,7 @@ struct EarlyServerTests {
         let field = DeferredResponder<RouterResponder<BasicRequestContext>>.warmUpField.rawName
         let urls = ProviderURLs(baseURL: "http://127.0.0.1:0", issuer: nil)
         let application = LimitedLoginProvider.application(
-            responder: ClientAddressResponder(inner: responder), configuration: TestFixtures.configuration(publicBaseURL: nil), urls: urls,
+            responder: responder, configuration: TestFixtures.configuration(publicBaseURL: nil), urls: urls,
             tls: nil, logger: TestFixtures.quietLogger
         ) { _ in }
         try await application.test(.live) { client in

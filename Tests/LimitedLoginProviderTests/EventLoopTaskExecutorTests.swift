@@ -52,7 +52,7 @@ struct EventLoopTaskExecutorTests {
             ClientAddress.channel?.eventLoop.inEventLoop == true ? "on its loop" : "elsewhere"
         }
         try await withLoopbackServer(
-            responder: ClientAddressResponder(inner: router.buildResponder()),
+            responder: router.buildResponder(),
             server: .http1(limits: ConnectionLimits(), logger: Logger(label: "test"))
         ) { port in
             for _ in 0..<4 {

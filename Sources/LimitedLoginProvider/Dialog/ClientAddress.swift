@@ -5,10 +5,10 @@ import NIOCore
 /// The address of the connection a request arrived on, which the sign-in limits count failures by.
 ///
 /// Taken from the socket, never from a header (a client chooses its headers). Hummingbird's
-/// `BasicRequestContext` does not keep the channel, so ``ClientAddressResponder`` makes the request's
-/// channel a task-local value before making that context; routes read ``current``, which reads the address
-/// from it only then (formatting an address for every request, static endpoints included, cost more than
-/// the rest of answering one of those).
+/// `BasicRequestContext` does not keep the channel, so the provider's connections (``BoundedHTTP1Channel``)
+/// make theirs a task-local value, once per connection, around the task that answers its requests; routes
+/// read ``current``, which reads the address from it only then (formatting an address for every request,
+/// static endpoints included, cost more than the rest of answering one of those).
 enum ClientAddress {
     /// The channel of the request being answered (nil outside one).
     @TaskLocal static var channel: (any Channel)?
@@ -34,31 +34,6 @@ enum ClientAddress {
                 .joined(separator: ":") + "::/64"
         default:
             return nil
-        }
-    }
-}
-
-/// The provider's responder as the application runs it: reads the connection's remote address, then
-/// hands the request to the router with Hummingbird's basic context.
-struct ClientAddressResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == BasicRequestContext {
-    /// What the application makes per request: the source's parts, kept to make the basic context.
-    struct Context: InitializableFromSource {
-        let channel: any Channel
-        let logger: Logger
-
-        init(source: ApplicationRequestContextSource) {
-            channel = source.channel
-            logger = source.logger
-        }
-    }
-
-    let inner: Inner
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        try await ClientAddress.$channel.withValue(context.channel) {
-            try await inner.respond(
-                to: request, context: BasicRequestContext(source: ApplicationRequestContextSource(channel: context.channel, logger: context.logger))
-            )
         }
     }
 }

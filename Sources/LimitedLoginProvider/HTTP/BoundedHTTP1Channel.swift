@@ -58,10 +58,14 @@ struct BoundedHTTP1Channel: ServerChildChannel {
     }
 
     /// Serves the connection's requests in a task that prefers the connection's event loop as its executor
-    /// (``EventLoopTaskExecutor``): reading, answering and writing, without crossing threads.
+    /// (``EventLoopTaskExecutor``): reading, answering and writing, without crossing threads. The channel is
+    /// the task's ``ClientAddress/channel`` for all of them: set once here, not per request (each task-local
+    /// value and each responder layer around a request cost it task switches of its own).
     func handle(value: Value, logger: Logger) async {
         await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
-            await http1.handle(value: value, logger: logger)
+            await ClientAddress.$channel.withValue(value.channel) {
+                await http1.handle(value: value, logger: logger)
+            }
         }
     }
 }

@@ -37,7 +37,7 @@ final class EarlyServer: Sendable {
         let making = Task.detached { () -> (group: ServiceGroup, responder: Responder) in
             let responder = Responder()
             let application = LimitedLoginProvider.application(
-                responder: ClientAddressResponder(inner: responder), configuration: configuration, urls: urls, tls: nil, logger: serverLogger
+                responder: responder, configuration: configuration, urls: urls, tls: nil, logger: serverLogger
             ) { port in
                 state.listening.withLock { $0 = "\(configuration.host):\(port.map(String.init) ?? "?")" }
                 bound.continuation.yield()

@@ -73,14 +73,15 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     /// The route's answer, under a Facebook host name only for the paths that host serves, with the
     /// router's bare refusals dressed; an injected fault's (``EndpointFaults``) in place of a faulted
     /// endpoint's.
+    @inline(__always)
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             guard let host = FacebookHosts.host(of: request.head.authority) else {
-                if let response = try await faulted(request) { return response }
+                if faults.isArmed, let response = try await faulted(request) { return response }
                 return try await next(request, context)
             }
             guard FacebookHosts.serves(request.uri.path, on: host) else { throw HTTPError(.notFound) }
-            if let response = try await faulted(request) { return response }
+            if faults.isArmed, let response = try await faulted(request) { return response }
             return try await FacebookHostContext.$host.withValue(host) { try await next(request, context) }
         } catch let error as HTTPError where MissingPage.dresses(error) {
             return try missingPage.page(for: error.status, request)

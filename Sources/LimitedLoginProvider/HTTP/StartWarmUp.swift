@@ -71,7 +71,7 @@ public enum StartWarmUp {
         // The server takes connections only once `onServerRunning` has returned: the port is passed out.
         let bound = AsyncStream<Int>.makeStream()
         let application = Application(
-            responder: ClientAddressResponder(inner: router.buildResponder()),
+            responder: router.buildResponder(),
             server: .http1(limits: ConnectionLimits(), logger: logger),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "limited-login"),
             onServerRunning: { channel in
