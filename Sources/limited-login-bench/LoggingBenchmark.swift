@@ -60,20 +60,31 @@ struct LoggingBenchmark {
             var requestsLogged = 0
             for path in Self.paths {
                 var rates = Array(repeating: [Double](), count: servers.count)
+                var cpuRates = Array(repeating: [Double](), count: servers.count)
                 for round in 0..<rounds {
                     for offset in 0..<servers.count {
                         let index = (round + offset) % servers.count
+                        let cpuBefore = try Self.cpuTime(of: servers[index])
                         let (rate, requests) = try Self.wrk(wrk, url: "http://127.0.0.1:\(servers[index].port)\(path)", seconds: secondsPerRound)
+                        let cpuSeconds = try Self.cpuTime(of: servers[index]) - cpuBefore
                         rates[index].append(rate)
+                        cpuRates[index].append(Double(requests) / cpuSeconds)
                         if index == 0 { requestsLogged += requests }
                     }
                 }
-                let ratio = { (a: Int, b: Int) in median(zip(rates[a], rates[b]).map { $0 / $1 }) }
+                let ratio = { (rates: [[Double]], a: Int, b: Int) in median(zip(rates[a], rates[b]).map { $0 / $1 }) }
                 print(
                     String(
                         format:
                             "  %@: default logging %.0f/s, --log-level warning %.0f/s, bare %.0f/s; default/warning %.3f, default/bare %.3f, warning/bare %.3f",
-                        path, median(rates[0]), median(rates[1]), median(rates[2]), ratio(0, 1), ratio(0, 2), ratio(1, 2)))
+                        path, median(rates[0]), median(rates[1]), median(rates[2]), ratio(rates, 0, 1), ratio(rates, 0, 2),
+                        ratio(rates, 1, 2)))
+                print(
+                    String(
+                        format:
+                            "  %@ per server CPU second: default logging %.0f, --log-level warning %.0f, bare %.0f; default/warning %.3f, default/bare %.3f, warning/bare %.3f",
+                        path, median(cpuRates[0]), median(cpuRates[1]), median(cpuRates[2]), ratio(cpuRates, 0, 1),
+                        ratio(cpuRates, 0, 2), ratio(cpuRates, 1, 2)))
             }
             // Every request wrk completed on the default server has its line once the server has stopped.
             logging.process?.terminate()
@@ -108,6 +119,16 @@ struct LoggingBenchmark {
         }
         process.terminate()
         throw BenchmarkError.unexpectedResponse("serve did not start in 60 s")
+    }
+
+    /// CPU seconds the server has used so far: a `serve` process's, or this process's for the bare router
+    /// (which is all this process runs while wrk loads it: the benchmark's thread waits on wrk's output).
+    private static func cpuTime(of server: Server) throws -> Double {
+        guard let process = server.process else { return CPUTime.process() }
+        guard let seconds = CPUTime.process(process.processIdentifier) else {
+            throw BenchmarkError.unexpectedResponse("the CPU time of \(server.name) cannot be read (has it exited?)")
+        }
+        return seconds
     }
 
     /// Requests per second and requests completed, from one wrk run.
