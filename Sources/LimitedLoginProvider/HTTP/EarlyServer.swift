@@ -32,7 +32,7 @@ final class EarlyServer: Sendable {
         let bound = AsyncStream<Void>.makeStream()
         let state = StartState()
         var serverLogger = logger
-        serverLogger.handler = QuietUntilReady(inner: logger.handler, state: state)
+        serverLogger.handler = quietUntilReady(logger.handler, state: state)
         // Detached: the server outlives the preparation that starts it, and reads none of its task-local values.
         let making = Task.detached { () -> (group: ServiceGroup, responder: Responder) in
             let responder = Responder()
@@ -123,10 +123,21 @@ private final class StartState: Sendable {
     func setReady() { ready.store(true, ordering: .relaxed) }
 }
 
+/// `handler` wrapped in ``QuietUntilReady`` as the type it is.
+private func quietUntilReady(_ handler: any LogHandler, state: StartState) -> any LogHandler {
+    func wrap<Handler: LogHandler>(_ handler: Handler) -> any LogHandler { QuietUntilReady(inner: handler, state: state) }
+    return wrap(handler)
+}
+
 /// The server's log handler while the provider is prepared: lines below `notice` are dropped until the
 /// provider is ready, then every line its level allows is written.
-private struct QuietUntilReady: LogHandler {
-    var inner: any LogHandler
+///
+/// Generic over the handler it wraps, which it holds as itself rather than as `any LogHandler`: Hummingbird
+/// gives every request's logger a metadata value of its own, and a handler held as an existential inside
+/// this one would be copied into a box of its own on each request (a second allocation per request, beside
+/// the copy of this handler that any wrapped or unwrapped handler costs).
+private struct QuietUntilReady<Inner: LogHandler>: LogHandler {
+    var inner: Inner
     let state: StartState
 
     var logLevel: Logger.Level {

@@ -81,10 +81,31 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         let durationText = Self.escaped(duration)
         var line = time
         line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
-        line += " \(level.rawValue) \(label): duration_ms=\(durationText) request_id=\(Self.escaped(requestID)) status=\(statusText) [\(source)] "
+        // Appended piece by piece into the reserved storage: an interpolation would build each half in a
+        // buffer of its own first (two allocations a request).
+        line += " "
+        line += level.rawValue
+        line += " "
+        line += label
+        line += ": duration_ms="
+        line += durationText
+        line += " request_id="
+        line += Self.escaped(requestID)
+        line += " status="
+        line += statusText
+        line += " ["
+        line += source
+        line += "] "
         // The message, "<method> <path> <status> <duration> ms", escaped part by part (escaping is character
         // by character, so the same text) without first joining it.
-        line += "\(Self.escaped(method)) \(Self.escaped(path)) \(statusText) \(durationText) ms\n"
+        line += Self.escaped(method)
+        line += " "
+        line += Self.escaped(path)
+        line += " "
+        line += statusText
+        line += " "
+        line += durationText
+        line += " ms\n"
         return line
     }
 
