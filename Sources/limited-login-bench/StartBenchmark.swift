@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginProvider
 
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +76,7 @@ struct StartBenchmark {
     /// Seconds from exec of `serve` with `arguments` on a free port to its first `/health` 200; then
     /// stops it (SIGTERM) and waits for it to exit.
     private func serveUntilHealthy(_ arguments: [String]) throws -> Double {
-        let port = try Self.freePort()
+        guard let port = freeLoopbackPort() else { throw BenchmarkError.unexpectedResponse("no free port on 127.0.0.1") }
         let process = quietProcess(["serve", "--port", String(port), "--admin-token", "bench-admin-token-0123456789"] + arguments)
         let start = ContinuousClock.now
         try process.run()
@@ -106,23 +107,6 @@ struct StartBenchmark {
             let responses = try? connection.exchange(Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), headerName: "content-type")
         else { return false }
         return responses.first?.status == 200
-    }
-
-    /// A port nothing listens on now (bound, read, closed).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw BenchmarkError.unexpectedResponse("no free port (errno \(errno))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func seconds(_ duration: Duration) -> Double {

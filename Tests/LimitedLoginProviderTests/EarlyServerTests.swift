@@ -61,7 +61,7 @@ struct EarlyServerTests {
 
     @Test("a provider whose store cannot be opened stops the server it started")
     func storeFailureStopsServer() async throws {
-        let port = try Self.freePort()
+        let port = try #require(freeLoopbackPort())
         var configuration = TestFixtures.configuration(
             store: .sqliteFile(path: "/nonexistent-\(UUID().uuidString)/provider.sqlite"), port: port, publicBaseURL: nil)
         configuration.startsServerWhilePreparing = true
@@ -140,21 +140,6 @@ struct EarlyServerTests {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-    }
-
-    /// A port nothing listens on now (bound, read, closed).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -3,6 +3,12 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs `responder` on 127.0.0.1 on a port the system picks, with `server`'s channel (Hummingbird's
 /// HTTP/1.1 unless given) and `serverName`, for the length of `body`; the server is stopped afterwards, also
 /// when `body` throws. For small servers beside the provider: the audit's attacker key set, the benchmarks'
@@ -45,4 +51,27 @@ package func serveOnLoopback<Responder: HTTPResponder, Value: Sendable>(
 /// Why ``serveOnLoopback(responder:server:serverName:_:)`` could not serve.
 package enum LoopbackServerError: Error {
     case didNotStart
+}
+
+/// A port on 127.0.0.1 that nothing listens on now (bound, read and closed), for a process that must be
+/// given its port before it starts: the start benchmark's `serve`, the tests of a server that binds early.
+/// Nil when none could be had.
+package func freeLoopbackPort() -> Int? {
+    #if canImport(Glibc)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+        }
+    }
+    return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
