@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginTestSupport
+import Logging
 import Testing
 
 @testable import limited_login
@@ -50,6 +51,56 @@ struct RequestLogLineTests {
             next[thread] += 1
         }
         #expect(next == Array(repeating: perThread, count: 8))
+    }
+
+    @Test("a request line written straight into its queue entry is the line made from its parts, escapes included; an error line at once")
+    func requestLineIntoItsEntry() throws {
+        let folder = try temporaryFolder("limited-login-log-entry")
+        let path = folder.appendingPathComponent("log.txt").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let writer = LogLineWriter(descriptor: descriptor)
+        let handler = TextLogHandler(label: "limited-login", writer: writer)
+        // A path with a newline and an ESC (escaped, so longer than it came) and a multi-byte character.
+        let requests: [(level: Logger.Level, path: String, status: Int)] = [
+            (.info, "/.well-known/oauth/openid/jwks/", 200), (.debug, "/dialog\nfake\u{1B}[2J/é", 404), (.error, "/graph/me", 500),
+        ]
+        for request in requests {
+            #expect(
+                handler.logRequestLine(
+                    level: request.level, method: "GET", path: request.path, status: request.status, duration: "0.4",
+                    requestID: "r-1", source: "LimitedLoginProvider"))
+        }
+        // The error line was written at once, after the lines queued before it: nothing left to flush.
+        let written = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(written.count == requests.count + 1)
+        for (line, request) in zip(written, requests) {
+            let time = String(line.prefix(LogTimestamp.textLength))
+            #expect(time.hasSuffix("+0000") && time.utf8.count == LogTimestamp.textLength)
+            let expected = handler.requestLine(
+                level: request.level, method: "GET", path: request.path, status: request.status, duration: "0.4", requestID: "r-1",
+                source: "LimitedLoginProvider", time: time)
+            #expect(String(line) + "\n" == expected)
+        }
+        #expect(written[1].hasSuffix("[LimitedLoginProvider] GET /dialog\\nfake\\u{1B}[2J/é 404 0.4 ms"))
+    }
+
+    @Test("a queue entry holds what its writer wrote, not its capacity")
+    func entryKeepsWhatWasWritten() throws {
+        let folder = try temporaryFolder("limited-login-log-entry-count")
+        let path = folder.appendingPathComponent("log.txt").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let writer = LogLineWriter(descriptor: descriptor)
+        writer.enqueue(capacity: 64) { buffer in
+            _ = buffer.initialize(fromContentsOf: Array("short\n".utf8))
+            return 6
+        }
+        writer.enqueue("second\n")
+        writer.flush()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "short\nsecond\n")
     }
 
     @Test("every request answered before SIGTERM has its line in the log when serve has stopped")

@@ -54,13 +54,26 @@ final class LogLineWriter: Sendable {
 
     /// Queues `line` (with its newline) to be written soon.
     func enqueue(_ line: String) {
+        var line = line
+        line.withUTF8 { utf8 in
+            enqueue(capacity: utf8.count) { buffer in
+                _ = buffer.initialize(fromContentsOf: utf8)
+                return utf8.count
+            }
+        }
+    }
+
+    /// Queues a line (with its newline) that `write` writes into its queue entry, at most `capacity` bytes;
+    /// `write` returns the count. The line's bytes and the entry are one allocation: a request's line costs
+    /// no string of its own (docs/PERFORMANCE.md, "Request logging").
+    func enqueue(capacity: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
         startThreadOnce()
-        let bytes = line.utf8.count
-        let node = Unmanaged.passRetained(QueuedLine(line))
-        let bits = UInt(bitPattern: node.toOpaque())
+        let node = QueuedLine.make(capacity: capacity, write)
+        let bytes = node.count
+        let bits = UInt(bitPattern: Unmanaged.passRetained(node).toOpaque())
         var expected = top.load(ordering: .relaxed)
         while true {
-            node._withUnsafeGuaranteedRef { $0.below = expected }
+            node.below = expected
             let (exchanged, found) = top.compareExchange(expected: expected, desired: bits, ordering: .releasing)
             if exchanged { break }
             expected = found
@@ -73,32 +86,35 @@ final class LogLineWriter: Sendable {
     /// Writes `text` at once, after everything queued before it.
     func writeNow(_ text: String) {
         writing.withLock { _ in
-            write(takeQueued() + text)
+            var bytes = takeQueued()
+            bytes.append(contentsOf: text.utf8)
+            write(bytes)
         }
     }
 
     /// Writes everything queued, in order; returns when it is written (or the reader has gone).
     func flush() {
         writing.withLock { _ in
-            let text = takeQueued()
-            if !text.isEmpty { write(text) }
+            let bytes = takeQueued()
+            if !bytes.isEmpty { write(bytes) }
         }
     }
 
-    /// The queued lines, oldest first, as one text; the queue is empty after.
-    private func takeQueued() -> String {
+    /// The queued lines' bytes, oldest first; the queue is empty after.
+    private func takeQueued() -> [UInt8] {
         var bits = top.exchange(0, ordering: .acquiring)
-        guard bits != 0 else { return "" }
-        var newestFirst: [String] = []
+        guard bits != 0 else { return [] }
+        var newestFirst: [QueuedLine] = []
+        var bytes = 0
         while bits != 0 {
             let node = Unmanaged<QueuedLine>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
-            newestFirst.append(node.text)
+            newestFirst.append(node)
+            bytes += node.count
             bits = node.below
         }
-        let bytes = newestFirst.reduce(0) { $0 + $1.utf8.count }
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(bytes)
-        for line in newestFirst.reversed() { text += line }
+        for node in newestFirst.reversed() { node.withBytes { text.append(contentsOf: $0) } }
         queuedBytes.subtract(bytes, ordering: .relaxed)
         return text
     }
@@ -118,11 +134,10 @@ final class LogLineWriter: Sendable {
         thread.start()
     }
 
-    /// Writes all of `text`, retrying interrupted and partial writes; a reader that has gone
+    /// Writes all of `bytes`, retrying interrupted and partial writes; a reader that has gone
     /// (`EPIPE`, with SIGPIPE ignored) ends it quietly.
-    private func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
+    private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
             var remaining = buffer[...]
             while !remaining.isEmpty {
                 let chunk = UnsafeBufferPointer(rebasing: remaining)
@@ -141,10 +156,31 @@ final class LogLineWriter: Sendable {
     }
 }
 
-/// One queued line and the bits of the line queued before it.
-private final class QueuedLine: @unchecked Sendable {
-    let text: String
-    var below: UInt = 0
+/// One queued line: its bytes stored in the same allocation, and the bits of the line queued before it.
+private final class QueuedLine: ManagedBuffer<QueuedLineHeader, UInt8> {
+    /// A line of at most `capacity` bytes, as `write` writes them (it returns the count).
+    static func make(capacity: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> QueuedLine {
+        let line = unsafeDowncast(create(minimumCapacity: capacity) { _ in QueuedLineHeader() }, to: QueuedLine.self)
+        line.withUnsafeMutablePointers { header, start in
+            header.pointee.count = min(capacity, max(0, write(UnsafeMutableBufferPointer(start: start, count: capacity))))
+        }
+        return line
+    }
 
-    init(_ text: String) { self.text = text }
+    var count: Int { header.count }
+
+    var below: UInt {
+        get { header.below }
+        set { header.below = newValue }
+    }
+
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeMutablePointers { header, start in body(UnsafeBufferPointer(start: start, count: header.pointee.count)) }
+    }
+}
+
+/// A queued line's count of bytes and the bits of the line queued before it.
+private struct QueuedLineHeader {
+    var below: UInt = 0
+    var count = 0
 }

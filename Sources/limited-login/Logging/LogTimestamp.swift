@@ -14,6 +14,15 @@ enum LogTimestamp {
         format(now(), fraction: false, zone: "+0000")
     }
 
+    /// The length of ``text()``: every such time has it (years 1000–9999).
+    static let textLength = 24
+
+    /// ``text()`` written at the start of `buffer` (at least ``textLength`` bytes), without making a string;
+    /// returns the count written.
+    static func writeText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        write(now(), fraction: false, zone: "+0000", into: buffer)
+    }
+
     /// `2026-11-27T07:41:39.123Z`: the JSON format's (ISO 8601 with milliseconds).
     static func json() -> String {
         format(now(), fraction: true, zone: "Z")
@@ -31,45 +40,48 @@ enum LogTimestamp {
     }
 
     private static func format(_ instant: timespec, fraction: Bool, zone: StaticString) -> String {
+        String(unsafeUninitializedCapacity: 32) { write(instant, fraction: fraction, zone: zone, into: $0) }
+    }
+
+    /// The time's text at the start of `buffer` (32 bytes hold either form); returns the count written.
+    private static func write(_ instant: timespec, fraction: Bool, zone: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var seconds = instant.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(unsafeUninitializedCapacity: 32) { buffer in
-            var at = 0
-            func digits(_ value: Int, _ count: Int) {
-                var value = value
-                for index in stride(from: at + count - 1, through: at, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                at += count
+        var at = 0
+        func digits(_ value: Int, _ count: Int) {
+            var value = value
+            for index in stride(from: at + count - 1, through: at, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
             }
-            func character(_ ascii: Unicode.Scalar) {
-                buffer[at] = UInt8(ascii: ascii)
+            at += count
+        }
+        func character(_ ascii: Unicode.Scalar) {
+            buffer[at] = UInt8(ascii: ascii)
+            at += 1
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        character("-")
+        digits(Int(parts.tm_mon) + 1, 2)
+        character("-")
+        digits(Int(parts.tm_mday), 2)
+        character("T")
+        digits(Int(parts.tm_hour), 2)
+        character(":")
+        digits(Int(parts.tm_min), 2)
+        character(":")
+        digits(Int(parts.tm_sec), 2)
+        if fraction {
+            character(".")
+            digits(Int(instant.tv_nsec) / 1_000_000, 3)
+        }
+        zone.withUTF8Buffer {
+            for byte in $0 {
+                buffer[at] = byte
                 at += 1
             }
-            digits(Int(parts.tm_year) + 1900, 4)
-            character("-")
-            digits(Int(parts.tm_mon) + 1, 2)
-            character("-")
-            digits(Int(parts.tm_mday), 2)
-            character("T")
-            digits(Int(parts.tm_hour), 2)
-            character(":")
-            digits(Int(parts.tm_min), 2)
-            character(":")
-            digits(Int(parts.tm_sec), 2)
-            if fraction {
-                character(".")
-                digits(Int(instant.tv_nsec) / 1_000_000, 3)
-            }
-            zone.withUTF8Buffer {
-                for byte in $0 {
-                    buffer[at] = byte
-                    at += 1
-                }
-            }
-            return at
         }
+        return at
     }
 }

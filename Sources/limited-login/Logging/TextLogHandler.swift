@@ -21,8 +21,12 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         set { ownMetadata = newValue }
     }
 
-    init(label: String) {
+    /// Where lines go: standard error's writer, or a test's.
+    private let writer: LogLineWriter
+
+    init(label: String, writer: LogLineWriter = .standardError) {
         self.label = label
+        self.writer = writer
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -34,7 +38,7 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
     /// [LimitedLoginProvider] GET /health 200 0.2 ms` (swift-log's stream format, the time in UTC), queued
     /// to ``LogLineWriter``; an error line is written at once.
     func log(event: LogEvent) {
-        LogLineWriter.standardError.write(line(for: event, time: LogTimestamp.text()), level: event.level)
+        writer.write(line(for: event, time: LogTimestamp.text()), level: event.level)
     }
 
     /// The line for `event`, at `time`.
@@ -60,15 +64,22 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
 
     /// The request line as `log(event:)` writes it (keys sorted: `duration_ms`, `request_id`, `status`),
     /// built directly; false when the logger has metadata of its own, whose keys would sort among these.
+    /// Queued, the line is written straight into the queue's entry, its time first (no string is made for
+    /// either); an error line is written at once.
     func logRequestLine(
         level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String, source: String
     ) -> Bool {
-        guard
-            let line = requestLine(
-                level: level, method: method, path: path, status: status, duration: duration, requestID: requestID, source: source,
-                time: LogTimestamp.text())
-        else { return false }
-        LogLineWriter.standardError.write(line, level: level)
+        guard ownMetadata.isEmpty else { return false }
+        let line = RequestLineParts(
+            level: level, label: label, method: method, path: path, status: status, duration: duration, requestID: requestID, source: source)
+        guard level < .error else {
+            writer.writeNow(line.text(time: LogTimestamp.text()))
+            return true
+        }
+        writer.enqueue(capacity: LogTimestamp.textLength + line.byteCount) { buffer in
+            let time = LogTimestamp.writeText(into: buffer)
+            return line.write(into: buffer, from: time)
+        }
         return true
     }
 
@@ -77,21 +88,9 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         level: Logger.Level, method: String, path: String, status: Int, duration: String, requestID: String, source: String, time: String
     ) -> String? {
         guard ownMetadata.isEmpty else { return nil }
-        let statusText = String(status)
-        let durationText = Self.escaped(duration)
-        var line = time
-        line.reserveCapacity(line.utf8.count + label.utf8.count + 2 * path.utf8.count + 2 * requestID.utf8.count + 96)
-        // "<time> <level> <label>: duration_ms=… request_id=… status=… [<source>] ", then the message,
-        // "<method> <path> <status> <duration> ms", escaped part by part (escaping is character by character,
-        // so the same text). Appended into the reserved storage: an interpolation would build its text in a
-        // buffer of its own first (the array of pieces stays on the stack: no allocation, by a probe on malloc).
-        let pieces = [
-            " ", level.rawValue, " ", label, ": duration_ms=", durationText, " request_id=", Self.escaped(requestID),
-            " status=", statusText, " [", source, "] ", Self.escaped(method), " ", Self.escaped(path), " ", statusText, " ",
-            durationText, " ms\n",
-        ]
-        for piece in pieces { line += piece }
-        return line
+        return RequestLineParts(
+            level: level, label: label, method: method, path: path, status: status, duration: duration, requestID: requestID, source: source
+        ).text(time: time)
     }
 
     /// `text` with each control character (C0, DEL, C1, and the Unicode line and paragraph separators)
@@ -124,6 +123,86 @@ struct TextLogHandler: LogHandler, RequestLineHandler {
         case .stringConvertible(let convertible): return .string(escaped(convertible.description))
         case .array(let values): return .array(values.map(escaped))
         case .dictionary(let values): return .dictionary(values.mapValues(escaped))
+        }
+    }
+}
+
+/// A request line after its time: "<level> <label>: duration_ms=… request_id=… status=… [<source>] ", then
+/// the message, "<method> <path> <status> <duration> ms", escaped part by part (escaping is character by
+/// character, so the same text as escaping the whole), and a newline.
+struct RequestLineParts {
+    private let level: String
+    private let label: String
+    private let method: String
+    private let path: String
+    private let status: String
+    private let duration: String
+    private let requestID: String
+    private let source: String
+    /// The line's length in bytes, its time aside.
+    private(set) var byteCount = 0
+
+    init(level: Logger.Level, label: String, method: String, path: String, status: Int, duration: String, requestID: String, source: String) {
+        self.level = level.rawValue
+        self.label = label
+        self.method = TextLogHandler.escaped(method)
+        self.path = TextLogHandler.escaped(path)
+        self.status = String(status)
+        self.duration = TextLogHandler.escaped(duration)
+        self.requestID = TextLogHandler.escaped(requestID)
+        self.source = source
+        var count = 0
+        forEachPiece { count += $0.utf8.count }
+        byteCount = count
+    }
+
+    /// The line's pieces in order (no list is made of them: a request's line allocates nothing but its entry).
+    @inline(__always)
+    private func forEachPiece(_ body: (String) -> Void) {
+        body(" ")
+        body(level)
+        body(" ")
+        body(label)
+        body(": duration_ms=")
+        body(duration)
+        body(" request_id=")
+        body(requestID)
+        body(" status=")
+        body(status)
+        body(" [")
+        body(source)
+        body("] ")
+        body(method)
+        body(" ")
+        body(path)
+        body(" ")
+        body(status)
+        body(" ")
+        body(duration)
+        body(" ms\n")
+    }
+
+    /// The pieces written into `buffer` from `start` (``byteCount`` bytes must fit); returns where they end.
+    func write(into buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int) -> Int {
+        var at = start
+        forEachPiece { piece in
+            var piece = piece
+            piece.withUTF8 { utf8 in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[at..<at + utf8.count]).initialize(fromContentsOf: utf8)
+                at += utf8.count
+            }
+        }
+        return at
+    }
+
+    /// The whole line, after `time`.
+    func text(time: String) -> String {
+        var time = time
+        return time.withUTF8 { timeBytes in
+            String(unsafeUninitializedCapacity: timeBytes.count + byteCount) { buffer in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[..<timeBytes.count]).initialize(fromContentsOf: timeBytes)
+                return write(into: buffer, from: timeBytes.count)
+            }
         }
     }
 }
