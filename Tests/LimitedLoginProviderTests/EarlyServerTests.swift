@@ -73,11 +73,11 @@ struct EarlyServerTests {
 
     @Test("before the provider is ready, only a request with this process's warm-up token is answered (204)")
     func warmUpToken() async throws {
-        let responder = DeferredResponder<RouterResponder<BasicRequestContext>>()
+        let responder = DeferredResponder()
         let router = Router()
         router.get("/") { _, _ in "the router" }
         let routed = router.buildResponder()
-        let field = DeferredResponder<RouterResponder<BasicRequestContext>>.warmUpField.rawName
+        let field = DeferredResponder.warmUpField.rawName
         let urls = ProviderURLs(baseURL: "http://127.0.0.1:0", issuer: nil)
         let application = LimitedLoginProvider.application(
             responder: responder, configuration: TestFixtures.configuration(publicBaseURL: nil), urls: urls,

@@ -11,7 +11,12 @@ import Synchronization
 /// it over loopback to warm the request path), which carries ``warmUpField`` with this process's random
 /// ``warmUpToken``; it gets a 204 and reaches neither the router nor the request log. Once it has been
 /// answered (or given up, ``endWarmUp()``), no request is looked at for it.
-final class DeferredResponder<Inner: HTTPResponder>: HTTPResponder, Sendable {
+///
+/// Not generic: it only ever defers to the provider's router, and a generic responder, called by
+/// Hummingbird through its protocol, ran unspecialized, looking up its type's metadata on every request
+/// (docs/PERFORMANCE.md, "Request logging").
+final class DeferredResponder: HTTPResponder, Sendable {
+    typealias Inner = RouterResponder<BasicRequestContext>
     typealias Context = Inner.Context
 
     private enum State {

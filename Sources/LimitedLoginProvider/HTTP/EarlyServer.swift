@@ -18,7 +18,7 @@ import Synchronization
 /// Until the provider is ready the server's own log lines below `notice` are held back (a start that fails
 /// says so in one line, not after "Server started"); ``announce()`` then says where it listens.
 final class EarlyServer: Sendable {
-    private typealias Responder = DeferredResponder<RouterResponder<BasicRequestContext>>
+    private typealias Responder = DeferredResponder
     /// The server's service group and responder, made on the other core (the server's types are first used
     /// there, not on the way to the store).
     private let making: Task<(group: ServiceGroup, responder: Responder), Never>
