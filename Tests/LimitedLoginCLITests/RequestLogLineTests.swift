@@ -23,12 +23,9 @@ struct RequestLogLineTests {
 
     @Test("lines queued by eight threads at once are all written, each thread's in its order, also past the backlog limit")
     func writerKeepsEveryLine() async throws {
-        let folder = try temporaryFolder("limited-login-log-writer")
-        let path = folder.appendingPathComponent("log.txt").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let writer = LogLineWriter(descriptor: descriptor)
+        let log = try LogFile("limited-login-log-writer")
+        defer { log.closeFile() }
+        let writer = log.writer
         let perThread = 5_000
         // 8 × 5,000 lines of about 60 bytes: 2.4 MB, past the 1 MiB at which a line writes the queue itself.
         await withTaskGroup(of: Void.self) { group in
@@ -41,7 +38,7 @@ struct RequestLogLineTests {
             }
         }
         writer.flush()
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let lines = try log.text().split(separator: "\n")
         #expect(lines.count == 8 * perThread)
         var next = Array(repeating: 0, count: 8)
         for line in lines {
@@ -55,12 +52,9 @@ struct RequestLogLineTests {
 
     @Test("a request line written straight into its queue entry is the line made from its parts, escapes included; an error line at once")
     func requestLineIntoItsEntry() throws {
-        let folder = try temporaryFolder("limited-login-log-entry")
-        let path = folder.appendingPathComponent("log.txt").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let writer = LogLineWriter(descriptor: descriptor)
+        let log = try LogFile("limited-login-log-entry")
+        defer { log.closeFile() }
+        let writer = log.writer
         let handler = TextLogHandler(label: "limited-login", writer: writer)
         // A path with a newline and an ESC (escaped, so longer than it came) and a multi-byte character.
         let requests: [(level: Logger.Level, path: String, status: Int)] = [
@@ -73,7 +67,7 @@ struct RequestLogLineTests {
                     requestID: "r-1", source: "LimitedLoginProvider"))
         }
         // The error line was written at once, after the lines queued before it: nothing left to flush.
-        let written = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let written = try log.text().split(separator: "\n", omittingEmptySubsequences: false)
         try #require(written.count == requests.count + 1)
         for (line, request) in zip(written, requests) {
             let time = String(line.prefix(LogTimestamp.textLength))
@@ -88,19 +82,16 @@ struct RequestLogLineTests {
 
     @Test("a queue entry holds what its writer wrote, not its capacity")
     func entryKeepsWhatWasWritten() throws {
-        let folder = try temporaryFolder("limited-login-log-entry-count")
-        let path = folder.appendingPathComponent("log.txt").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let writer = LogLineWriter(descriptor: descriptor)
+        let log = try LogFile("limited-login-log-entry-count")
+        defer { log.closeFile() }
+        let writer = log.writer
         writer.enqueue(capacity: 64) { buffer in
             _ = buffer.initialize(fromContentsOf: Array("short\n".utf8))
             return 6
         }
         writer.enqueue("second\n")
         writer.flush()
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "short\nsecond\n")
+        #expect(try log.text() == "short\nsecond\n")
     }
 
     @Test("every request answered before SIGTERM has its line in the log when serve has stopped")
@@ -139,5 +130,25 @@ struct RequestLogLineTests {
         #expect(bad.error.hasPrefix("Error: --request-log must be info or debug.\n"), "\(bad.error)")
         let fromEnvironment = try await CLIProcess.run(["serve", "--database", ":memory:"], environment: ["LIMITED_LOGIN_REQUEST_LOG": "loud"])
         #expect(fromEnvironment.error.hasPrefix("Error: --request-log must be info or debug.\n"), "\(fromEnvironment.error)")
+    }
+}
+
+/// A log file in a folder of its own and a writer on it, for a test to read back what was written.
+private struct LogFile {
+    let path: String
+    let writer: LogLineWriter
+    private let descriptor: Int32
+
+    init(_ folderName: String) throws {
+        path = try temporaryFolder(folderName).appendingPathComponent("log.txt").path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        writer = LogLineWriter(descriptor: descriptor)
+    }
+
+    func text() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    func closeFile() {
+        close(descriptor)
     }
 }
