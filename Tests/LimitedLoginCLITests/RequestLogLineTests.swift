@@ -21,6 +21,27 @@ struct RequestLogLineTests {
         #expect(LogTimestamp.text().hasSuffix("+0000") && LogTimestamp.text().count == 24)
     }
 
+    @Test("a time's UTC date by arithmetic is gmtime_r's, 1900 to 2200, before 1970 and around leap days too")
+    func utcTimeIsGmtime() {
+        func gmtime(_ seconds: Int) -> UTCTime {
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            return UTCTime(
+                year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday), hour: Int(parts.tm_hour),
+                minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        }
+        // A step of a day and a bit lands on every time of day across the range; then the edges of days and years.
+        var instants = Array(stride(from: -2_208_988_800, to: 7_258_118_400, by: 97_213))
+        for edge in [0, 951_782_400, 951_868_800, -2_203_891_200, 4_107_542_400, 4_107_456_000, 1_709_164_800, 1_735_689_600] {
+            instants += [edge - 1, edge, edge + 1]
+        }
+        let wrong = instants.filter { UTCTime(secondsSince1970: $0) != gmtime($0) }
+        #expect(wrong.count == 0, "\(wrong.prefix(5).map { "\($0): \(UTCTime(secondsSince1970: $0)) against \(gmtime($0))" })")
+        #expect(UTCTime(secondsSince1970: -1) == UTCTime(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59))
+        #expect(UTCTime(secondsSince1970: 951_782_400) == UTCTime(year: 2000, month: 2, day: 29, hour: 0, minute: 0, second: 0))
+    }
+
     @Test("lines queued by eight threads at once are all written, each thread's in its order, also past the backlog limit")
     func writerKeepsEveryLine() async throws {
         let log = try LogFile("limited-login-log-writer")

@@ -6,7 +6,7 @@ import Darwin
 
 /// The time of a log line, in UTC, from the system clock and arithmetic alone: no time-zone file read,
 /// no formatter, no lock. (swift-log's stream handler called `localtime`, which reads /etc/localtime
-/// for every line.) A log's times are UTC, so that lines from several nodes, or from before and after a
+/// for every line; glibc's `gmtime_r` takes the time-zone lock that every thread shares, for every line.) A log's times are UTC, so that lines from several nodes, or from before and after a
 /// change to daylight saving time, sort as they happened.
 enum LogTimestamp {
     /// `2026-11-27T07:41:39+0000`: the text format's (swift-log's shape, to the second).
@@ -45,9 +45,7 @@ enum LogTimestamp {
 
     /// The time's text at the start of `buffer` (32 bytes hold either form); returns the count written.
     private static func write(_ instant: timespec, fraction: Bool, zone: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var seconds = instant.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let parts = UTCTime(secondsSince1970: Int(instant.tv_sec))
         var at = 0
         func digits(_ value: Int, _ count: Int) {
             var value = value
@@ -61,17 +59,17 @@ enum LogTimestamp {
             buffer[at] = UInt8(ascii: ascii)
             at += 1
         }
-        digits(Int(parts.tm_year) + 1900, 4)
+        digits(parts.year, 4)
         character("-")
-        digits(Int(parts.tm_mon) + 1, 2)
+        digits(parts.month, 2)
         character("-")
-        digits(Int(parts.tm_mday), 2)
+        digits(parts.day, 2)
         character("T")
-        digits(Int(parts.tm_hour), 2)
+        digits(parts.hour, 2)
         character(":")
-        digits(Int(parts.tm_min), 2)
+        digits(parts.minute, 2)
         character(":")
-        digits(Int(parts.tm_sec), 2)
+        digits(parts.second, 2)
         if fraction {
             character(".")
             digits(Int(instant.tv_nsec) / 1_000_000, 3)
@@ -83,5 +81,46 @@ enum LogTimestamp {
             }
         }
         return at
+    }
+}
+
+/// A UTC calendar date and time of day, from seconds since 1970 by arithmetic (the proleptic Gregorian
+/// calendar; days to a date by Howard Hinnant's `civil_from_days`), as `gmtime_r` gives them without its lock.
+struct UTCTime: Equatable {
+    var year: Int
+    /// 1–12.
+    var month: Int
+    /// 1–31.
+    var day: Int
+    var hour: Int
+    var minute: Int
+    var second: Int
+
+    init(secondsSince1970 seconds: Int) {
+        // Floor division, so that an instant before 1970 falls on the day it belongs to.
+        var days = seconds / 86_400
+        var time = seconds % 86_400
+        if time < 0 {
+            time += 86_400
+            days -= 1
+        }
+        hour = time / 3_600
+        minute = time % 3_600 / 60
+        second = time % 60
+        // Days counted from 0000-03-01, in 400-year eras of 146,097 days; a year starts in March here, so that
+        // the leap day is its last.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }
 }
