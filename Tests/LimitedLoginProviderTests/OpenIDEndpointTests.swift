@@ -49,11 +49,13 @@ struct OpenIDEndpointTests {
     func plainHTTPIgnoresFacebookHost() async throws {
         try await withLiveProvider(TestFixtures.configuration()) { _, client, _ in
             let port = try #require(client.port)
-            func discovery(host: String) throws -> String {
-                try LoopbackSocket(port: port).exchangeBlocking("GET /.well-known/openid-configuration HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            // Polled with `Task.sleep` (not the blocking variant, which held one of the cooperative pool's two
+            // threads, and with it the server's own work, for the whole wait: no answer within 10 s on a loaded run).
+            func discovery(host: String) async throws -> String {
+                try await LoopbackSocket(port: port).exchange("GET /.well-known/openid-configuration HTTP/1.1\r\nHost: \(host)\r\n\r\n")
             }
-            let plain = try discovery(host: "127.0.0.1:\(port)")
-            let forged = try discovery(host: "www.facebook.com")
+            let plain = try await discovery(host: "127.0.0.1:\(port)")
+            let forged = try await discovery(host: "www.facebook.com")
             #expect(forged.hasPrefix("HTTP/1.1 200 OK"))
             let body = { (answer: String) in answer.split(separator: "\r\n\r\n", maxSplits: 1).last.map(String.init) ?? "" }
             #expect(body(forged) == body(plain), "the document for Host: www.facebook.com is the provider's own")
