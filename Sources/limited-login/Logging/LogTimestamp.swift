@@ -95,7 +95,10 @@ struct UTCTime: Equatable {
     var hour: Int
     var minute: Int
     var second: Int
+}
 
+extension UTCTime {
+    /// The date and time of `seconds` since 1970 (in an extension, so that the memberwise initializer stays).
     init(secondsSince1970 seconds: Int) {
         // Floor division, so that an instant before 1970 falls on the day it belongs to.
         var days = seconds / 86_400
@@ -118,9 +121,5 @@ struct UTCTime: Equatable {
         day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    }
-
-    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }
 }
