@@ -130,17 +130,12 @@ struct EarlyServerTests {
         return (early, port)
     }
 
-    /// Waits (at most three minutes, polling) until `condition` holds.
-    ///
-    /// A minute was not enough on a loaded machine: in three of eight runs of the whole suite beside two busy
-    /// loops (2026-11-28), the waiting request reached the responder only after more than a minute, and was
-    /// then answered as it should be. In that run every test in the process shares the cooperative pool's
-    /// two threads and the two event loops, and the request needs several turns of each before it waits.
+    /// Waits (at most a minute, polling) until `condition` holds.
     private static func waitUntil(_ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(180)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !(await condition()) {
             guard ContinuousClock.now < deadline else {
-                Issue.record("the condition did not hold within three minutes")
+                Issue.record("the condition did not hold within a minute")
                 return
             }
             try await Task.sleep(for: .milliseconds(10))
