@@ -71,7 +71,7 @@ struct EarlyServerTests {
         Self.expectNothingListens(on: port)
     }
 
-    @Test("before the provider is ready, only a request with this process's warm-up token is answered (204)")
+    @Test("before the provider is ready, only requests with this process's warm-up token are answered (204), however late")
     func warmUpToken() async throws {
         let responder = DeferredResponder()
         let router = Router()
@@ -91,11 +91,17 @@ struct EarlyServerTests {
             try await Self.waitUntil { responder.waitingCount == 1 }
             let warmUp = try await LoopbackSocket(port: port).exchange(request(token: responder.warmUpToken), within: .seconds(60))
             #expect(warmUp.hasPrefix("HTTP/1.1 204 No Content"), "\(warmUp)")
+            // The sender may have given up on its warm-up before the request was read (a second, on a busy
+            // machine): a request with the token that comes later is still the warm-up's, and does not wait.
+            // Not thrown if unanswered: the router below must still be given, or the server would wait for it at
+            // its shutdown.
+            let late = try? await LoopbackSocket(port: port).exchange(request(token: responder.warmUpToken), within: .seconds(20))
+            #expect(late?.hasPrefix("HTTP/1.1 204 No Content") == true, "\(late ?? "no answer: it waits for the provider")")
             #expect(responder.waitingCount == 1 && guessed.received.isEmpty, "the guessed token still waits")
             responder.provide(routed)
             let answered = try await guessed.response(within: .seconds(60))
             #expect(answered.hasPrefix("HTTP/1.1 200 OK") && answered.hasSuffix("the router"), "\(answered)")
-            // Once the warm-up has been answered, the token is just another header.
+            // Once the provider is ready, the token is just another header.
             let later = try await LoopbackSocket(port: port).exchange(request(token: responder.warmUpToken), within: .seconds(60))
             #expect(later.hasPrefix("HTTP/1.1 200 OK") && later.hasSuffix("the router"), "\(later)")
         }
@@ -107,7 +113,10 @@ struct EarlyServerTests {
         let (early, port) = try await startEarlyServer()
         let socket = try LoopbackSocket(port: port)
         try socket.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        try await waitUntil { await early.waitingCount == 1 }
+        // This request alone: the server's own warm-up request never waits, even when it comes late.
+        try await waitUntil { await early.waitingCount >= 1 }
+        let waiting = await early.waitingCount
+        #expect(waiting == 1, "\(waiting) requests wait for the provider")
         return (early, port, socket)
     }
 

@@ -9,8 +9,11 @@ import Synchronization
 ///
 /// One request is answered by this responder itself: the server's own first request (``EarlyServer`` sends
 /// it over loopback to warm the request path), which carries ``warmUpField`` with this process's random
-/// ``warmUpToken``; it gets a 204 and reaches neither the router nor the request log. Once it has been
-/// answered (or given up, ``endWarmUp()``), no request is looked at for it.
+/// ``warmUpToken``; it gets a 204 and reaches neither the router nor the request log. The token is looked
+/// for as long as the provider is not ready, however late the request comes: on a busy machine the sender
+/// gives up on its answer (after a second) before the server has read it, and such a request must not wait
+/// beside the clients' requests. Once the provider's router is given, the token is not looked for (a
+/// running server's requests pay nothing for it): a warm-up request read later still goes to the router.
 ///
 /// Not generic: it only ever defers to the provider's router, and a generic responder, called by
 /// Hummingbird through its protocol, ran unspecialized, looking up its type's metadata on every request
@@ -30,7 +33,6 @@ final class DeferredResponder: HTTPResponder, Sendable {
     /// The field and value that mark the server's own first request.
     static var warmUpField: HTTPField.Name { HTTPField.Name("x-limited-login-warm-up")! }
     let warmUpToken = RandomIdentifiers.secret()
-    private let warmUpOver = Atomic<Bool>(false)
     /// The provider's responder once given, read without the lock: every request of a running server
     /// reads it, on every event loop.
     private let given = AtomicLazyReference<Given>()
@@ -41,12 +43,11 @@ final class DeferredResponder: HTTPResponder, Sendable {
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        if !warmUpOver.load(ordering: .relaxed), let token = request.headers[Self.warmUpField], constantTimeEquals(token, warmUpToken) {
-            endWarmUp()
-            return Response(status: .noContent)
-        }
         if let given = given.load() {
             return try await given.inner.respond(to: request, context: context)
+        }
+        if let token = request.headers[Self.warmUpField], constantTimeEquals(token, warmUpToken) {
+            return Response(status: .noContent)
         }
         guard let inner = await inner() else {
             return Response(
@@ -54,11 +55,6 @@ final class DeferredResponder: HTTPResponder, Sendable {
                 body: .init(byteBuffer: ByteBuffer(string: "The provider could not start.\n")))
         }
         return try await inner.respond(to: request, context: context)
-    }
-
-    /// No request is the warm-up's any more.
-    func endWarmUp() {
-        warmUpOver.store(true, ordering: .relaxed)
     }
 
     /// The responder requests go to from now on; the requests waiting for it go on.

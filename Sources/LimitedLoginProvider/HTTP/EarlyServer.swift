@@ -47,7 +47,6 @@ final class EarlyServer: Sendable {
                 let token = responder.warmUpToken
                 Thread.detachNewThread {
                     _ = StartWarmUp.exchange(port: port, within: 1, header: (Responder.warmUpField.rawName, token))
-                    responder.endWarmUp()
                 }
             }
             let group = ServiceGroup(
