@@ -129,7 +129,7 @@ public struct TokenVerifier: Sendable {
     /// The checks a remembered token still needs, from the key on, as ``verify(_:nonce:)`` runs them; nil
     /// when the key that checked its signature is no longer the set's key for its `kid` (then the token is
     /// forgotten and checked in full).
-    private func recheck(
+    nonisolated(nonsending) private func recheck(
         _ remembered: VerifiedTokenCache.Entry, in cache: VerifiedTokenCache, nonce: NonceCheck
     ) async throws(TokenVerificationError) -> VerifiedIDToken? {
         let token = remembered.token
@@ -156,7 +156,10 @@ public struct TokenVerifier: Sendable {
     }
 
     /// The key for `keyID` from the key set, or the key set's reason there is none.
-    private func resolveKey(_ keyID: String) async throws(TokenVerificationError) -> RS256PublicKey {
+    ///
+    /// Where its caller runs, as ``verify(_:nonce:)``: a plain `async` function would switch to the global
+    /// executor and back on every call, warm cache or not.
+    nonisolated(nonsending) private func resolveKey(_ keyID: String) async throws(TokenVerificationError) -> RS256PublicKey {
         do {
             // A warm cache answers at once; only a miss waits (for a fetch, or for one already running).
             if let immediate = try keys.immediateKey(for: keyID) { return immediate }
