@@ -23,6 +23,11 @@ struct SignInLimitTests {
     /// minute, a busy run took 107 s for the two-node test's eleven sign-ins, and the last was let in.
     static let countingWindow: Int64 = 3600
 
+    /// Limits for the tests that count attempts, with ``countingWindow``.
+    static func countingLimits(perAccount: Int, perAddress: Int) -> SignInLimits {
+        SignInLimits(perAccount: perAccount, perAddress: perAddress, window: countingWindow)
+    }
+
     /// Checks a refusal: 429, a `Retry-After` within the window, and a page that says the same.
     static func expectRefused(_ page: Page, window: Int64 = countingWindow, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(page.status == .tooManyRequests, "\(page.status)", sourceLocation: sourceLocation)
@@ -37,7 +42,7 @@ struct SignInLimitTests {
 
     @Test("ten wrong passwords for an account, then 429 with Retry-After, also for the right one; other accounts go on")
     func perAccount() async throws {
-        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000, window: Self.countingWindow))) { client, _ in
+        try await withProvider(Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000))) { client, _ in
             let browser = DialogBrowser(client: client)
             var page = try await browser.get(dialogPath())
             for attempt in 1...10 {
@@ -56,7 +61,7 @@ struct SignInLimitTests {
 
     @Test("a successful sign-in clears the account's count")
     func successResets() async throws {
-        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000, window: Self.countingWindow))) { client, _ in
+        try await withProvider(Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000))) { client, _ in
             let first = DialogBrowser(client: client)
             var page = try await first.get(dialogPath())
             for attempt in 1...9 {
@@ -99,7 +104,7 @@ struct SignInLimitTests {
 
     @Test("on a real server: ten failures from one address, then 429 for any account; a forwarded-for header changes nothing")
     func perAddressOverLoopback() async throws {
-        let configuration = Self.configuration(SignInLimits(perAccount: 1000, perAddress: 10, window: Self.countingWindow))
+        let configuration = Self.configuration(Self.countingLimits(perAccount: 1000, perAddress: 10))
         try await withLiveProvider(configuration) { _, client, _ in
             let browser = DialogBrowser(client: client)
             var page = try await browser.get(dialogPath())
@@ -128,7 +133,7 @@ struct SignInLimitTests {
     @Test("two nodes on one PostgreSQL database share the count", .enabled(if: PostgresTestDatabase.serverURL != nil))
     func sharedAcrossNodes() async throws {
         let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
-        let configuration = Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000, window: Self.countingWindow), store: location)
+        let configuration = Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000), store: location)
         try await withProvider(configuration) { first, _ in
             try await withProvider(configuration) { second, _ in
                 let browser = DialogBrowser(client: first)
@@ -150,7 +155,7 @@ struct SignInLimitTests {
 
     @Test("many wrong passwords sent at once: no more than the limit are checked")
     func burst() async throws {
-        try await withProvider(Self.configuration(SignInLimits(perAccount: 10, perAddress: 1000, window: Self.countingWindow))) { client, _ in
+        try await withProvider(Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000))) { client, _ in
             // Forty browsers, each with its own page and token, all guessing Alice's password at once.
             var pages: [(DialogBrowser, Page)] = []
             for _ in 0..<40 {
