@@ -1,5 +1,6 @@
 import Foundation
 import LimitedLoginTestSupport
+import Synchronization
 
 /// Runs the built `limited-login` binary as a user would, capturing what it prints.
 struct CLIProcess {
@@ -92,6 +93,40 @@ enum ProcessLaunch {
             waited += 1
         }
         try process.run()
+        let pid = process.processIdentifier
+        if let started = startTime(of: pid) { startTimes.withLock { $0[pid] = started } }
+    }
+
+    /// When each launched child started (`/proc/PID/stat`'s 22nd field, in clock ticks since boot), by PID.
+    private static let startTimes = Mutex<[pid_t: UInt64]>([:])
+
+    /// Sends `signal` to `process` only while its PID still names the child this process launched.
+    ///
+    /// A PID is reused once its process is reaped, and this machine's PIDs wrap at 32,768 (a CI run wraps them
+    /// many times). Foundation's `isRunning` can stay true for a child it has reaped (see ``ChildExit``), so a
+    /// `kill` guarded by it can reach whatever process has the PID now: another test's command, which then
+    /// prints nothing. The start time tells the two apart.
+    static func signal(_ process: Process, _ signal: Int32) {
+        let pid = process.processIdentifier
+        guard let launched = startTimes.withLock({ $0[pid] }) else { return }
+        send(signal, to: pid, startedAt: launched)
+    }
+
+    /// Sends `signal` to `pid` if the process with that PID started at `startedAt`; true when it was sent.
+    @discardableResult
+    static func send(_ signal: Int32, to pid: pid_t, startedAt: UInt64) -> Bool {
+        guard pid > 0, startTime(of: pid) == startedAt else { return false }
+        return kill(pid, signal) == 0
+    }
+
+    /// The start time of process `pid`, or nil when there is no such process.
+    static func startTime(of pid: pid_t) -> UInt64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // After the command name (which may hold spaces and parentheses): the state is field 3, the start time 22.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
     /// How many entries `/proc/self/fd` has (each entry counted, its name never copied).

@@ -60,10 +60,10 @@ final class RunningCommand: @unchecked Sendable {
     }
 
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if process.isRunning { ProcessLaunch.signal(process, SIGTERM) }
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { ProcessLaunch.signal(process, SIGKILL) }
     }
 }

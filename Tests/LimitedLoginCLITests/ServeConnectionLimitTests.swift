@@ -102,7 +102,7 @@ struct ServeConnectionLimitTests {
             process.standardError = output
             try await ProcessLaunch.start(process)
             PipeReader.follow(output.fileHandleForReading) { printed.append(String(decoding: $0, as: UTF8.self)) }
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            defer { if process.isRunning { ProcessLaunch.signal(process, SIGKILL) } }
             for _ in 0..<300 where !printed.value.contains("(Ctrl-C stops)") && process.isRunning {
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -114,7 +114,7 @@ struct ServeConnectionLimitTests {
             let warning =
                 "The open-file limit (600) leaves room for fewer than the maximum of 1000 connections; raise it (ulimit -n) or lower serve --max-connections."
             #expect(printed.value.contains(warning) == warns, "ulimit \(ulimit): \(printed.value)")
-            kill(process.processIdentifier, SIGTERM)
+            ProcessLaunch.signal(process, SIGTERM)
             for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         }
     }

@@ -57,7 +57,7 @@ final class ServerProcess: @unchecked Sendable {
             if !process.isRunning { throw StartError.exited(status: process.terminationStatus, output: text) }
             try await Task.sleep(for: .milliseconds(100))
         }
-        kill(process.processIdentifier, SIGKILL)
+        ProcessLaunch.signal(process, SIGKILL)
         throw StartError.timedOut(output: printed.value)
     }
 
@@ -71,19 +71,19 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Sends a signal without waiting.
     func signal(_ signal: Int32) async {
-        kill(process.processIdentifier, signal)
+        ProcessLaunch.signal(process, signal)
     }
 
     /// Stops the server with a signal (SIGKILL simulates a crash) and waits for it to exit.
     func stop(signal: Int32 = SIGTERM) async {
-        kill(process.processIdentifier, signal)
+        ProcessLaunch.signal(process, signal)
         for _ in 0..<100 where process.isRunning {
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { ProcessLaunch.signal(process, SIGKILL) }
     }
 }
 
