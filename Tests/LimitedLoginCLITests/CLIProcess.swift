@@ -102,10 +102,11 @@ enum ProcessLaunch {
 
     /// Sends `signal` to `process` only while its PID still names the child this process launched.
     ///
-    /// A PID is reused once its process is reaped, and this machine's PIDs wrap at 32,768 (a CI run wraps them
-    /// many times). Foundation's `isRunning` can stay true for a child it has reaped (see ``ChildExit``), so a
-    /// `kill` guarded by it can reach whatever process has the PID now: another test's command, which then
-    /// prints nothing. The start time tells the two apart.
+    /// A PID is reused once its process is reaped, and PIDs wrap (at 32,768 on the CI machines). Foundation's
+    /// `isRunning` can stay true for a child it has reaped (see ``ChildExit``), so a `kill` guarded by it could
+    /// reach whatever process has the PID by then. The whole suite takes about 3,700 PIDs (threads included),
+    /// so within one run that needs other work on the machine to wrap them; the start time tells the two apart
+    /// whatever else runs.
     static func signal(_ process: Process, _ signal: Int32) {
         let pid = process.processIdentifier
         guard let launched = startTimes.withLock({ $0[pid] }) else { return }
