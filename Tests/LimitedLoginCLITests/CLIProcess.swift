@@ -158,6 +158,9 @@ enum ProcessLaunch {
 /// had ended; gdb found no such process): Foundation's run loop missed the news. This polls Foundation's
 /// `isRunning` instead, and when Foundation has still not noticed after a few seconds, asks the kernel
 /// (`waitid` with `WNOWAIT`, which leaves the child for Foundation to reap) how the child ended.
+///
+/// A child a signal ended gets 128 + the signal, as a shell reports it (Foundation gives the bare signal,
+/// which reads like an exit status: 9 and 15 are not told from a command's own).
 enum ChildExit {
     static func status(of process: Process) -> Int32 {
         let pid = process.processIdentifier
@@ -167,13 +170,14 @@ enum ChildExit {
             usleep(5_000)
             waited += 5
         }
-        return process.terminationStatus
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    /// The child's exit status (or the signal that ended it, as Foundation gives it) when it has ended.
+    /// The child's exit status (128 + the signal when a signal ended it) when it has ended.
     private static func endedStatus(pid: Int32) -> Int32? {
         var info = siginfo_t()
         guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
-        return info._sifields._sigchld.si_status
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? status : 128 + status
     }
 }
