@@ -97,7 +97,7 @@ enum ProcessLaunch {
         if let started = startTime(of: pid) { startTimes.withLock { $0[pid] = started } }
     }
 
-    /// When each launched child started (`/proc/PID/stat`'s 22nd field, in clock ticks since boot), by PID.
+    /// When each launched child started (``ProcessStat/startTime``), by PID.
     private static let startTimes = Mutex<[pid_t: UInt64]>([:])
 
     /// Sends `signal` to `process` only while its PID still names the child this process launched.
@@ -120,15 +120,8 @@ enum ProcessLaunch {
         return kill(pid, signal) == 0
     }
 
-    /// The start time of process `pid`, or nil when there is no such process.
-    static func startTime(of pid: pid_t) -> UInt64? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return nil }
-        // After the command name (which may hold spaces and parentheses): the state is field 3, the start time 22.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
-    }
+    /// The start time of process `pid` (``ProcessStat``), or nil when there is no such process.
+    static func startTime(of pid: pid_t) -> UInt64? { ProcessStat(pid: pid)?.startTime }
 
     /// How many entries `/proc/self/fd` has (each entry counted, its name never copied).
     static func openDescriptorCount() -> Int {

@@ -12,8 +12,7 @@ struct ServeExecTests {
     /// True when no live process has this ID (a zombie waiting for its parent counts as ended).
     private static func ended(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return errno == ESRCH }
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        return ProcessStat(pid: pid)?.state == "Z"
     }
 
     private static func pid(in file: URL) throws -> Int32 {
