@@ -34,11 +34,21 @@ public enum KeyLookup: Sendable {
 public struct JSONWebKeySet: Sendable {
     /// The keys in document order, as published.
     public let keys: [RSAJSONWebKey]
-    private let index: [String: Entry]
+    /// By exact bytes: Swift's `==` on strings would make two kids that differ only by Unicode equivalence
+    /// one entry (ambiguous), though a lookup must tell them apart.
+    private let index: [ExactKeyID: Entry]
     /// The same entries in a list, searched in order when there are few (a published set has a handful of
     /// keys): comparing a few short strings costs less than hashing one.
     private let smallIndex: [(keyID: String, entry: Entry)]
     private static let smallIndexLimit = 8
+
+    /// A `kid` hashed and compared by its UTF-8 bytes.
+    private struct ExactKeyID: Hashable, Sendable {
+        let text: String
+        init(_ text: String) { self.text = text }
+        static func == (left: ExactKeyID, right: ExactKeyID) -> Bool { left.text.hasSameBytes(as: right.text) }
+        func hash(into hasher: inout Hasher) { text.withUTF8Bytes { hasher.combine(bytes: $0) } }
+    }
 
     private enum Entry: Sendable {
         case usable(RS256PublicKey)
@@ -49,18 +59,19 @@ public struct JSONWebKeySet: Sendable {
     /// A set to publish.
     public init(keys: [RSAJSONWebKey]) {
         self.keys = keys
-        var index = [String: Entry]()
+        var index = [ExactKeyID: Entry]()
         for key in keys {
             let entry: Entry
             do { entry = .usable(try key.publicKey()) } catch { entry = .unusable(error) }
-            index[key.keyID] = index[key.keyID] == nil ? entry : .ambiguous
+            let keyID = ExactKeyID(key.keyID)
+            index[keyID] = index[keyID] == nil ? entry : .ambiguous
         }
         self.index = index
         self.smallIndex = Self.list(index)
     }
 
-    private static func list(_ index: [String: Entry]) -> [(keyID: String, entry: Entry)] {
-        index.count <= smallIndexLimit ? index.map { (keyID: $0.key, entry: $0.value) } : []
+    private static func list(_ index: [ExactKeyID: Entry]) -> [(keyID: String, entry: Entry)] {
+        index.count <= smallIndexLimit ? index.map { (keyID: $0.key.text, entry: $0.value) } : []
     }
 
     /// Reads a key-set document.
@@ -75,7 +86,7 @@ public struct JSONWebKeySet: Sendable {
         guard let keysValue = members["keys"] else { throw .missingKeys }
         guard let list = keysValue.arrayValue else { throw .keysNotAnArray }
         var keys = [RSAJSONWebKey]()
-        var index = [String: Entry]()
+        var index = [ExactKeyID: Entry]()
         for element in list {
             // A key without a usable kid can never be selected by a token, so it is skipped.
             guard let object = element.objectValue, let keyID = object["kid"]?.stringValue else { continue }
@@ -87,7 +98,8 @@ public struct JSONWebKeySet: Sendable {
             } catch {
                 entry = .unusable(error)
             }
-            index[keyID] = index[keyID] == nil ? entry : .ambiguous
+            let exactKeyID = ExactKeyID(keyID)
+            index[exactKeyID] = index[exactKeyID] == nil ? entry : .ambiguous
         }
         self.keys = keys
         self.index = index
@@ -101,9 +113,8 @@ public struct JSONWebKeySet: Sendable {
             guard let match = smallIndex.first(where: { $0.keyID.hasSameBytes(as: keyID) }) else { return .missing }
             found = match.entry
         } else {
-            // The dictionary matches by Unicode canonical equivalence; a kid must match exactly.
-            guard let stored = index.index(forKey: keyID), index.keys[stored].hasSameBytes(as: keyID) else { return .missing }
-            found = index.values[stored]
+            guard let entry = index[ExactKeyID(keyID)] else { return .missing }
+            found = entry
         }
         switch found {
         case .usable(let key): return .found(key)
@@ -113,7 +124,7 @@ public struct JSONWebKeySet: Sendable {
     }
 
     /// Every `kid` the set mentions.
-    public var keyIDs: Set<String> { Set(index.keys) }
+    public var keyIDs: Set<String> { Set(index.keys.map(\.text)) }
 
     /// The document `{"keys":[…]}`.
     public var json: JSONValue { .object(["keys": .array(keys.map(\.json))]) }

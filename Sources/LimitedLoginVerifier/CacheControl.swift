@@ -18,8 +18,10 @@ struct CacheControl: Equatable {
         var forbidsReuse = false
         for value in headerValues {
             for directive in value.split(separator: ",") {
-                let parts = directive.split(separator: "=", maxSplits: 1)
-                let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+                // Empty pieces kept: a directive that is only "=" has an empty name (ignored), not no name.
+                let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = parts.first else { continue }
+                let name = first.trimmingCharacters(in: .whitespaces).lowercased()
                 switch name {
                 case "no-store", "no-cache":
                     forbidsReuse = true
@@ -27,8 +29,10 @@ struct CacheControl: Equatable {
                     guard parts.count == 2 else { continue }
                     let text = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                     if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-                        // Values too large for an Int are "forever"; the ceiling takes care of them.
-                        maximumAge = TimeInterval(Int(text.prefix(12)) ?? Int.max)
+                        // Leading zeros are allowed (RFC 9111 delta-seconds). Values of more than twelve digits
+                        // are "forever"; the ceiling takes care of them.
+                        let digits = text.drop { $0 == "0" }
+                        maximumAge = digits.count > 12 ? TimeInterval(Int.max) : TimeInterval(Int(digits) ?? 0)
                     }
                 default:
                     continue

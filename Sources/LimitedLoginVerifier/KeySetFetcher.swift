@@ -54,14 +54,26 @@ struct DocumentFetcher: Sendable {
         var cacheControl: CacheControl
     }
 
-    /// True when the URL is https, or http to a loopback host.
+    /// True when the URL is https, or http to a loopback host: `localhost`, `::1`, or an IPv4 address in
+    /// 127.0.0.0/8 written as four decimal numbers (a name that merely begins with "127." is a name that DNS
+    /// resolves, anywhere).
     static func isAcceptable(_ url: URL) -> Bool {
         switch url.scheme?.lowercased() {
         case "https": return true
         case "http":
             let host = url.host?.lowercased() ?? ""
-            return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+            return host == "localhost" || host == "::1" || host == "[::1]" || isIPv4Loopback(host)
         default: return false
+        }
+    }
+
+    /// True for `127.a.b.c`, each part a decimal number from 0 to 255.
+    static func isIPv4Loopback(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            (1...3).contains(part.utf8.count) && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                && (Int(part) ?? 256) <= 255
         }
     }
 

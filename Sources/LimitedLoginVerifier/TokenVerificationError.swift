@@ -91,7 +91,8 @@ public enum TokenVerificationError: Error, Equatable, Sendable, CustomStringConv
         case .issuedInFuture(let issuedAt, let now):
             return "the token is issued in the future, at \(Self.format(issuedAt)) (now \(Self.format(now))); check the clocks"
         case .issuedTooLongAgo(let issuedAt, let maximumAge):
-            return "the token was issued at \(Self.format(issuedAt)), more than \(Int(maximumAge)) s ago"
+            // Formatted, not converted to Int: a configured maximum age need only be finite.
+            return "the token was issued at \(Self.format(issuedAt)), more than \(String(format: "%.0f", maximumAge)) s ago"
         case .expiresNotAfterIssued(let expiresAt, let issuedAt):
             return "the token expires at \(Self.format(expiresAt)), not after it was issued at \(Self.format(issuedAt)); "
                 + "such a token was never valid: the issuer must set \"exp\" after \"iat\""

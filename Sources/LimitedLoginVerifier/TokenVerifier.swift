@@ -197,9 +197,10 @@ public struct TokenVerifier: Sendable {
             throw .invalidKeyID("it is a \(header.typeName(at: keyIDMember)), not a string")
         }
         guard !keyID.isEmpty else { throw .invalidKeyID("it is empty") }
-        // Counting characters walks grapheme clusters; there are never more of them than UTF-8 bytes.
+        // Characters as JSON counts them: Unicode code points (one grapheme cluster can hold any number of
+        // them, so counting those would let a kid of kilobytes through). Never more of them than UTF-8 bytes.
         if keyID.utf8.count > configuration.maximumKeyIDLength {
-            let length = keyID.count
+            let length = keyID.unicodeScalars.count
             guard length <= configuration.maximumKeyIDLength else {
                 throw .invalidKeyID("\(length) characters, the limit is \(configuration.maximumKeyIDLength)")
             }

@@ -178,6 +178,18 @@ struct RS256AndKeyTests {
             Issue.record("equivalent kid matched")
             return
         }
+        // Both spellings in one set are two keys, each found as itself (not one ambiguous entry), in a small
+        // set (searched in order) and a large one (hashed).
+        for filler in [0, 12] {
+            let entries = [("Key-1", key), ("\u{212A}ey-1", TestKeys.secondary)] + (0..<filler).map { ("filler-\($0)", key) }
+            let both = TestKeys.keySet(entries)
+            guard case .found(let first) = both.lookup("Key-1"), case .found(let second) = both.lookup("\u{212A}ey-1") else {
+                Issue.record("an exact kid beside an equivalent one is not found (\(entries.count) keys)")
+                return
+            }
+            #expect(first.fingerprint == key.publicKey.fingerprint)
+            #expect(second.fingerprint == TestKeys.secondary.publicKey.fingerprint)
+        }
     }
 
     @Test("small sets (searched in order) and large ones (hashed) answer alike, byte for byte")

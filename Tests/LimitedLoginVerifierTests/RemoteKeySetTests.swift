@@ -68,6 +68,29 @@ struct RemoteKeySetTests {
         #expect(CacheControl(headerValues: ["private, max-age=120"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 120)
         #expect(CacheControl(headerValues: ["max-age=-5"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 3600)
         #expect(CacheControl(headerValues: []).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 3600)
+        // Leading zeros are delta-seconds too (RFC 9111): not read as 0.
+        #expect(CacheControl(headerValues: ["max-age=0000000000003600"]).lifetime(floor: floor, ceiling: ceiling, fallback: 600) == 3600)
+        #expect(CacheControl(headerValues: ["max-age=0"]).lifetime(floor: floor, ceiling: ceiling, fallback: fallback) == 60)
+    }
+
+    @Test("a Cache-Control header of junk (directives that are only '=') is ignored, not a crash")
+    func junkCacheControl() {
+        for header in ["=", "==", "public,==", " = , max-age=120", "max-age=", "=max-age", ",,,"] {
+            let parsed = CacheControl(headerValues: [header])
+            let expected: TimeInterval = header.contains("max-age=120") ? 120 : 3600
+            #expect(parsed.lifetime(floor: 60, ceiling: 86400, fallback: 3600) == expected, "\(header)")
+        }
+    }
+
+    @Test("a key set served with Cache-Control '=' still verifies tokens (the header is ignored)")
+    func junkCacheControlFromServer() async throws {
+        let server = serverOnlyPrimary()
+        server.update { $0.cacheControl = "public, ==" }
+        try await withLoopbackServer(server.router()) { port in
+            let keys = RemoteKeySet(url: URL(string: "http://127.0.0.1:\(port)/jwks")!, clock: ManualClock(factory.now))
+            let key = try await keys.key(for: "key-1")
+            #expect(key.fingerprint == TestKeys.primary.publicKey.fingerprint)
+        }
     }
 
     @Test("the floor holds against a server that says max-age=0")
@@ -327,14 +350,29 @@ struct RemoteKeySetTests {
         _ = RemoteKeySet(url: URL(string: "https://keys.example.test/jwks")!, policy: .init(requestTimeout: .infinity))
     }
 
-    @Test("plain http to a non-loopback host is refused without a request")
+    @Test("plain http to a non-loopback host is refused without a request, a name that begins with 127. included")
     func insecureURL() async {
-        let keys = RemoteKeySet(url: URL(string: "http://keys.example.test/jwks")!, clock: ManualClock(factory.now))
-        await #expect(
-            throws: KeyResolutionError.keySetUnavailable(
-                "http://keys.example.test/jwks: http://keys.example.test/jwks is not https (plain http is allowed only to a loopback address)")
-        ) {
-            try await keys.key(for: "key-1")
+        for url in ["http://keys.example.test/jwks", "http://127.example.test/jwks", "http://127.0.0.1.example.test/jwks"] {
+            let keys = RemoteKeySet(url: URL(string: url)!, clock: ManualClock(factory.now))
+            await #expect(
+                throws: KeyResolutionError.keySetUnavailable(
+                    "\(url): \(url) is not https (plain http is allowed only to a loopback address)")
+            ) {
+                try await keys.key(for: "key-1")
+            }
+        }
+    }
+
+    @Test("loopback for plain http: localhost, ::1 and 127.0.0.0/8 as four numbers, nothing else")
+    func loopbackHosts() {
+        for url in ["http://localhost/jwks", "http://127.0.0.1:8080/jwks", "http://127.1.2.3/jwks", "http://[::1]:80/jwks", "https://keys.example.test/jwks"] {
+            #expect(DocumentFetcher.isAcceptable(URL(string: url)!), "\(url)")
+        }
+        for url in [
+            "http://127.example.test/jwks", "http://127.0.0.1.nip.io/jwks", "http://127.0.0.256/jwks", "http://127.0.0/jwks",
+            "http://127..0.1/jwks", "http://128.0.0.1/jwks", "http://127.0.0.1.5/jwks", "http://1270.0.0.1/jwks", "ftp://127.0.0.1/jwks",
+        ] {
+            #expect(!DocumentFetcher.isAcceptable(URL(string: url)!), "\(url)")
         }
     }
 

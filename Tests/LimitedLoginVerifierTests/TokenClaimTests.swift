@@ -214,6 +214,25 @@ struct TokenClaimTests {
         #expect(await fixture.failure(claimed) == .issuedTooLongAgo(issuedAt: Date(timeIntervalSince1970: old), maximumAge: 3600))
     }
 
+    @Test("the maximum age gets the leeway too (as exp does): 3600 + 59 s old passes, 3600 + 60.5 s does not")
+    func maximumAgeBoundary() async {
+        let now = fixture.clock.now.timeIntervalSince1970
+        func aged(_ seconds: TimeInterval) -> String {
+            token {
+                $0["iat"] = .number(now - seconds)
+                $0["exp"] = .number(now + 600)
+            }
+        }
+        #expect(await fixture.failure(aged(3600 + 59)) == nil)
+        #expect(await fixture.failure(aged(3600 + 60.5)) == .issuedTooLongAgo(issuedAt: Date(timeIntervalSince1970: now - 3660.5), maximumAge: 3600))
+    }
+
+    @Test("an error's text for a maximum age too large for an Int is written, not a crash")
+    func hugeMaximumAgeText() {
+        let error = TokenVerificationError.issuedTooLongAgo(issuedAt: Date(timeIntervalSince1970: -1e21), maximumAge: 1e19)
+        #expect(error.description.hasSuffix("more than 10000000000000000000 s ago"))
+    }
+
     @Test("fractional numeric dates are accepted")
     func fractional() async {
         let now = fixture.clock.now.timeIntervalSince1970

@@ -57,6 +57,10 @@ struct TokenHeaderTests {
         #expect(await fixture.failure(token { $0["kid"] = 1 }) == .invalidKeyID("it is a number, not a string"))
         let long = String(repeating: "k", count: 257)
         #expect(await fixture.failure(token { $0["kid"] = .string(long) }) == .invalidKeyID("257 characters, the limit is 256"))
+        // Characters are code points, as JSON counts them: one letter and 300 combining marks are 301, not
+        // one grapheme cluster.
+        let combining = "a" + String(repeating: "\u{301}", count: 300)
+        #expect(await fixture.failure(token { $0["kid"] = .string(combining) }) == .invalidKeyID("301 characters, the limit is 256"))
     }
 
     @Test("typ other than JWT: unsupportedType; absent typ is fine")
