@@ -365,7 +365,9 @@ struct RemoteKeySetTests {
 
     @Test("loopback for plain http: localhost, ::1 and 127.0.0.0/8 as four numbers, nothing else")
     func loopbackHosts() {
-        for url in ["http://localhost/jwks", "http://127.0.0.1:8080/jwks", "http://127.1.2.3/jwks", "http://[::1]:80/jwks", "https://keys.example.test/jwks"] {
+        for url in [
+            "http://localhost/jwks", "http://127.0.0.1:8080/jwks", "http://127.1.2.3/jwks", "http://[::1]:80/jwks", "https://keys.example.test/jwks",
+        ] {
             #expect(DocumentFetcher.isAcceptable(URL(string: url)!), "\(url)")
         }
         for url in [
