@@ -55,6 +55,11 @@ struct AdminDirectoryTests {
             #expect(moved.0 == .ok && moved.1["business_id"] == "88")
             let after = try #require(try await tokenForBusiness())
             #expect(before != after, "token_for_business changes when the app moves")
+            // An empty business ID is no business (as the console's empty field is), not a business named "".
+            let emptied = try await call(client, "/_admin/apps/5555/business", method: .post, json: #"{"business_id":""}"#)
+            #expect(emptied.0 == .ok && emptied.1["business_id"] == nil, "\(emptied.1)")
+            let none = try await client.execute(uri: "/v21.0/\(asid)?fields=token_for_business&access_token=5555%7Cs5", method: .get)
+            #expect(String(buffer: none.body).contains("(#100) The app 5555 is not associated with a business."), "\(String(buffer: none.body))")
 
             let deleted = try await call(client, "/_admin/apps/5555", method: .delete)
             #expect(deleted.1.dictionary == ["success": true])

@@ -233,6 +233,20 @@ struct DialogFlowTests {
         }
     }
 
+    @Test("form_post to an IPv6 loopback redirect: form-action is the scheme (a CSP host source cannot hold [::1])")
+    func formPostIPv6Loopback() async throws {
+        try await withProvider { client, _ in
+            let browser = DialogBrowser(client: client)
+            let redirect = "http://[::1]:8000/cb"
+            let post = try await browser.logIn(dialogPath(redirectURI: redirect, extra: [("response_mode", "form_post")]), as: TestFixtures.alice)
+            #expect(post.status == .ok, "\(post.body.prefix(300))")
+            #expect(post.body.contains("action=\"\(redirect)\""))
+            let policy = try #require(post.headers[.init("Content-Security-Policy")!])
+            let directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(directives.last == "form-action http:", "\(policy)")
+        }
+    }
+
     @Test("the dialog answers with and without the version segment, and not for a malformed version")
     func versionSegment() async throws {
         try await withProvider { client, _ in

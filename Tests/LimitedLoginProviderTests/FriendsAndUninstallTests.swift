@@ -116,6 +116,22 @@ struct FriendsAndUninstallTests {
         }
     }
 
+    @Test("the status endpoint takes a token past its exp (an app asks with the token it saved): connected, then not_authorized")
+    func statusWithExpiredToken() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let browser = DialogBrowser(client: client)
+            let page = try await browser.logIn(dialogPath(), as: TestFixtures.alice)
+            let token = try #require(try page.redirectParameters().single("id_token"))
+            let moved = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance": 7200}"#)
+            #expect(moved.status == .ok, "\(moved.message ?? "")")
+            let before = try await client.execute(uri: "/platform/oidc/status?id_token=\(token)", method: .get)
+            #expect(before.status == .ok && before.headers[.init("fb-s")!] == "connected", "\(String(buffer: before.body))")
+            #expect(try await provider.store.uninstall(appID: TestFixtures.appID, userID: TestFixtures.alice))
+            let after = try await client.execute(uri: "/platform/oidc/status?id_token=\(token)", method: .get)
+            #expect(after.status == .ok && after.headers[.init("fb-s")!] == "not_authorized", "\(String(buffer: after.body))")
+        }
+    }
+
     @Test("uninstall refuses another app's token, a forged token, an unknown app and missing fields, changing nothing")
     func uninstallRefusals() async throws {
         try await withProvider { client, provider in

@@ -64,6 +64,40 @@ struct GraphDebugTokenTests {
         }
     }
 
+    @Test("a token of an installation that ended stays dead when the person installs the app again; the new token works")
+    func revokedStaysRevoked() async throws {
+        try await withProvider { client, _ in
+            let old = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email")
+            let removed = try await graph(client, "/v21.0/me/permissions?access_token=\(old.access)", method: .delete)
+            #expect(removed.object == ["success": true])
+            let new = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email")
+            #expect(try await graph(client, "/v21.0/me?access_token=\(new.access)").status == .ok)
+
+            let me = try await graph(client, "/v21.0/me?fields=email&access_token=\(old.access)")
+            #expect(me.status == .unauthorized && me.error?["code"] == 190 && me.error?["error_subcode"] == 458, "\(me.object)")
+            let extended = try await graph(client, "/v21.0/oauth/access_token?grant_type=fb_extend_sso_token&access_token=\(old.access)")
+            #expect(extended.error?["code"] == 190 && extended.error?["error_subcode"] == 458, "\(extended.object)")
+            let described = try await graph(client, "/debug_token?input_token=\(old.access)&access_token=\(Self.appToken)")
+            let data = try #require(described.object["data"]?.objectValue)
+            #expect(data["is_valid"] == false && data["error"]?.objectValue?["subcode"] == 458, "\(data)")
+        }
+    }
+
+    @Test("once data access expired, /{asid} with the person's token reads what /me reads: no email")
+    func nodeAfterDataAccessExpired() async throws {
+        try await withProvider { client, provider in
+            let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile,email")
+            let asid = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
+            let before = try await graph(client, "/v21.0/\(asid)?fields=email&access_token=\(tokens.access)")
+            #expect(before.object["email"] != nil, "\(before.object)")
+            #expect(try await provider.store.expireDataAccess(appID: TestFixtures.appID, userID: TestFixtures.alice) == 1)
+            let me = try await graph(client, "/v21.0/me?fields=email&access_token=\(tokens.access)")
+            let node = try await graph(client, "/v21.0/\(asid)?fields=email&access_token=\(tokens.access)")
+            #expect(me.status == .ok && me.object["email"] == nil, "\(me.object)")
+            #expect(node.status == .ok && node.object == me.object, "\(node.object)")
+        }
+    }
+
     @Test("me/picture redirects to the person's picture with the same size, or describes it with redirect=0")
     func myPicture() async throws {
         try await withProvider { client, provider in

@@ -58,8 +58,10 @@ extension AdminOperations {
         return ProviderFixtures.App(record: app)
     }
 
-    /// Moves the app to a business (`nil`: none), which decides whose apps share a person's business token.
+    /// Moves the app to a business (`nil` or empty: none, as the console's empty field means), which decides
+    /// whose apps share a person's business token.
     func moveApp(id: String, toBusiness businessID: String?) async throws -> ProviderFixtures.App {
+        let businessID = businessID.flatMap { $0.isEmpty ? nil : $0 }
         guard let app = try await store.moveApp(id: id, toBusiness: businessID) else { throw AdminError.notFound("No app with ID \(id).") }
         return ProviderFixtures.App(record: app)
     }

@@ -28,7 +28,9 @@ struct UninstallController: Sendable {
     }
 
     /// The person behind a verified token: (app-scoped ID → user ID), or an error response.
-    private func person(token: String?, appID: String?) async throws -> PersonLookup {
+    /// `acceptingExpired`: for the status check, where the token only names the person (an app asks at
+    /// start-up with the token it saved, which is often past its hour), as `id_token_hint` does.
+    private func person(token: String?, appID: String?, acceptingExpired: Bool = false) async throws -> PersonLookup {
         guard let appID, !appID.isEmpty else { return .refused(Self.error("app_id is required.", code: 100)) }
         guard let token, !token.isEmpty else { return .refused(Self.error("id_token is required.", code: 100)) }
         guard try await services.store.app(id: appID) != nil else {
@@ -36,7 +38,7 @@ struct UninstallController: Sendable {
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await ReturnedTokenChecker(services: services).verify(token, appID: appID)
+            verified = try await ReturnedTokenChecker(services: services).verify(token, appID: appID, acceptingExpired: acceptingExpired)
         } catch {
             return .refused(Self.error("The id_token is not valid for app \(appID): \(error.description)", code: 190))
         }
@@ -81,7 +83,7 @@ struct UninstallController: Sendable {
         } else {
             appID = token.flatMap { try? CompactJWS(parsing: $0) }.flatMap { $0.payload["aud"]?.stringValue }
         }
-        switch try await person(token: token ?? nil, appID: appID) {
+        switch try await person(token: token ?? nil, appID: appID, acceptingExpired: true) {
         case .refused(let response):
             return response
         case .found(let userID, let appID):

@@ -27,7 +27,8 @@ extension AppRecord {
     /// The record a wire-shaped app is stored as; `secret` when the shape gives none.
     init(fixture app: ProviderFixtures.App, secret: String) {
         self.init(
-            id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID, redirectURIs: app.redirectURIs ?? [],
+            id: app.id, secret: app.secret ?? secret, name: app.name, businessID: app.businessID.flatMap { $0.isEmpty ? nil : $0 },
+            redirectURIs: app.redirectURIs ?? [],
             isGaming: app.gaming ?? false, urlSchemeSuffixes: app.urlSchemeSuffixes ?? [], requiresAppSecretProof: app.requireAppSecretProof ?? false,
             deauthorizeCallbackURL: app.deauthorizeCallbackURL?.isEmpty == true ? nil : app.deauthorizeCallbackURL,
             dataDeletionCallbackURL: app.dataDeletionCallbackURL?.isEmpty == true ? nil : app.dataDeletionCallbackURL,

@@ -253,6 +253,21 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var issuedAt: Int64
         public var expiresAt: Int64
         public var dataAccessExpiresAt: Int64
+        /// True for a token whose installation ended (refused for good); absent otherwise.
+        public var revoked: Bool?
+
+        public init(
+            tokenHash: String, appID: String, userID: String, issuedAt: Int64, expiresAt: Int64, dataAccessExpiresAt: Int64,
+            revoked: Bool? = nil
+        ) {
+            self.tokenHash = tokenHash
+            self.appID = appID
+            self.userID = userID
+            self.issuedAt = issuedAt
+            self.expiresAt = expiresAt
+            self.dataAccessExpiresAt = dataAccessExpiresAt
+            self.revoked = revoked
+        }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case tokenHash = "token_hash"
@@ -261,6 +276,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             case issuedAt = "issued_at"
             case expiresAt = "expires_at"
             case dataAccessExpiresAt = "data_access_expires_at"
+            case revoked
         }
     }
 

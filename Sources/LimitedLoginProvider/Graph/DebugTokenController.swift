@@ -60,7 +60,7 @@ struct DebugTokenController: Sendable {
         let error: (String, Int, Int)?
         if record.expiresAt <= now {
             error = ("Error validating access token: Session has expired.", 190, 463)
-        } else if grant?.installed != true {
+        } else if record.revoked || grant?.installed != true {
             error = ("Error validating access token: The user has not authorized application \(app.id).", 190, 458)
         } else {
             error = nil

@@ -52,8 +52,9 @@ struct GraphCallerResolver: Sendable {
             throw GraphError.cannotParseToken
         }
         guard record.expiresAt > ProviderTime.now() else { throw GraphError.expiredToken }
-        // Tokens die with the installation: after an uninstall (or DELETE me/permissions) the app must log in again.
-        guard let grant = try await store.grant(appID: app.id, userID: record.userID), grant.installed else {
+        // Tokens die with the installation: after an uninstall (or DELETE me/permissions) the app must log in again,
+        // and the tokens of that installation stay dead after the person installs it again.
+        guard !record.revoked, let grant = try await store.grant(appID: app.id, userID: record.userID), grant.installed else {
             throw GraphError.invalidatedToken
         }
         return .user(token: token, record: record, app: app)

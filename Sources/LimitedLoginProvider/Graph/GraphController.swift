@@ -104,7 +104,10 @@ struct GraphController: Sendable {
         }
         let isApp: Bool
         if case .app = caller { isApp = true } else { isApp = false }
-        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: grant, callerIsApp: isApp)))
+        // A person's token whose data access expired reads what `me` reads: public_profile's fields only.
+        var readable = grant
+        readable.granted.subtract(Self.expiredPermissions(grant, caller))
+        return Responses.json(.object(try await fields.node(fields: requested, user: user, app: caller.app, grant: readable, callerIsApp: isApp)))
     }
 
     /// `me/picture`: a redirect to the person's picture (the same `type`, `width` and `height`), or with

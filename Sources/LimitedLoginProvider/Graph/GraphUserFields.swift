@@ -70,7 +70,7 @@ struct GraphUserFields: Sendable {
                 guard callerIsApp else {
                     throw GraphError("(#100) token_for_business can be read only with the app access token.", code: 100)
                 }
-                guard let business = app.businessID else {
+                guard let business = app.businessID, !business.isEmpty else {
                     throw GraphError("(#100) The app \(app.id) is not associated with a business.", code: 100)
                 }
                 node.append((field, .string(try await tokenForBusiness(userID: user.id, businessID: business))))

@@ -104,6 +104,8 @@ extension ProviderStore {
         grant.installed = false
         grant.updatedAt = now()
         try await saveGrant(grant)
+        // The installation's access tokens die with it, and stay dead if the person installs the app again.
+        try await revokeAccessTokens(appID: appID, userID: userID)
         return true
     }
 

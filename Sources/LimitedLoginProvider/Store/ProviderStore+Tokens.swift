@@ -18,6 +18,8 @@ private struct AccessTokenRow: Codable, Sendable {
     var issuedAt: Int64
     var expiresAt: Int64
     var dataAccessExpiresAt: Int64
+    /// 1 once its installation ended (``AccessTokenRecord/revoked``).
+    var revoked: Int64
 }
 
 extension ProviderStore {
@@ -54,10 +56,26 @@ extension ProviderStore {
     func saveAccessToken(_ token: String, _ record: AccessTokenRecord) async throws(StoreError) {
         let row = AccessTokenRow(
             tokenHash: RandomIdentifiers.storageHash(token), appId: record.appID, userId: record.userID,
-            issuedAt: record.issuedAt, expiresAt: record.expiresAt, dataAccessExpiresAt: record.dataAccessExpiresAt
+            issuedAt: record.issuedAt, expiresAt: record.expiresAt, dataAccessExpiresAt: record.dataAccessExpiresAt,
+            revoked: record.revoked ? 1 : 0
         )
         try await run("access token") {
             try await db.insert(into: "ll_access_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    /// Revokes every access token a user holds for an app (their installation ended); returns how many it
+    /// changed.
+    @discardableResult
+    package func revokeAccessTokens(appID: String, userID: String) async throws(StoreError) -> Int {
+        try await run("access tokens") {
+            let tokens = try await db.select().column("token_hash").from("ll_access_tokens")
+                .where("app_id", .equal, appID).where("user_id", .equal, userID).where("revoked", .equal, Int64(0))
+                .all().count
+            try await db.update("ll_access_tokens").set("revoked", to: Int64(1))
+                .where("app_id", .equal, appID).where("user_id", .equal, userID).where("revoked", .equal, Int64(0))
+                .run()
+            return tokens
         }
     }
 
@@ -70,7 +88,7 @@ extension ProviderStore {
                 .map {
                     AccessTokenRecord(
                         appID: $0.appId, userID: $0.userId, issuedAt: $0.issuedAt, expiresAt: $0.expiresAt,
-                        dataAccessExpiresAt: $0.dataAccessExpiresAt
+                        dataAccessExpiresAt: $0.dataAccessExpiresAt, revoked: $0.revoked != 0
                     )
                 }
         }
@@ -84,7 +102,7 @@ extension ProviderStore {
                 .map {
                     ProviderFixtures.AccessToken(
                         tokenHash: $0.tokenHash, appID: $0.appId, userID: $0.userId, issuedAt: $0.issuedAt, expiresAt: $0.expiresAt,
-                        dataAccessExpiresAt: $0.dataAccessExpiresAt
+                        dataAccessExpiresAt: $0.dataAccessExpiresAt, revoked: $0.revoked != 0 ? true : nil
                     )
                 }
         }
@@ -94,7 +112,7 @@ extension ProviderStore {
     func importAccessToken(_ token: ProviderFixtures.AccessToken) async throws(StoreError) {
         let row = AccessTokenRow(
             tokenHash: token.tokenHash, appId: token.appID, userId: token.userID, issuedAt: token.issuedAt,
-            expiresAt: token.expiresAt, dataAccessExpiresAt: token.dataAccessExpiresAt
+            expiresAt: token.expiresAt, dataAccessExpiresAt: token.dataAccessExpiresAt, revoked: token.revoked == true ? 1 : 0
         )
         try await run("access token") {
             try await db.insert(into: "ll_access_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase)

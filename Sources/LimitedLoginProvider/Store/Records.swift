@@ -154,6 +154,9 @@ package struct AccessTokenRecord: Sendable, Equatable {
     package var issuedAt: Int64
     package var expiresAt: Int64
     package var dataAccessExpiresAt: Int64
+    /// True once the installation it was issued in ended (an uninstall, `DELETE me/permissions`): it stays
+    /// dead when the person installs the app again, as on the real service.
+    package var revoked = false
 }
 
 /// A signing key as stored.

@@ -22,6 +22,7 @@ enum StoreMigrations {
         StoreMigration(name: "0009_app_callbacks", apply: addAppCallbacks),
         StoreMigration(name: "0010_app_modes_and_roles", apply: addAppModesAndRoles),
         StoreMigration(name: "0011_pickable_users_by_name", apply: indexPickableUsersByName),
+        StoreMigration(name: "0012_revoked_access_tokens", apply: addRevokedAccessTokens),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -185,6 +186,12 @@ enum StoreMigrations {
     private static func indexSessionsByPerson(_ db: any SQLDatabase) async throws {
         try await db.alter(table: "ll_sessions").column("created_us", type: .bigint, .notNull, .default(0)).run()
         try await db.create(index: "ll_sessions_person").on("ll_sessions").column("user_id").column("created_us").run()
+    }
+
+    /// Access tokens of an installation that ended: refused for good, even after the person installs the
+    /// app again.
+    private static func addRevokedAccessTokens(_ db: any SQLDatabase) async throws {
+        try await db.alter(table: "ll_access_tokens").column("revoked", type: .bigint, .notNull, .default(0)).run()
     }
 
     /// The apps' Deauthorize and Data Deletion Request callback URLs, and every delivery to them
