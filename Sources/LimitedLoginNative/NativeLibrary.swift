@@ -23,9 +23,13 @@ final class NativeLibrary: Sendable {
     /// The result callback: kept apart from ``State``, as replacing it waits for a call in progress.
     private let results = ResultCallbackSlot()
 
-    /// `LLFBInit`: replaces the setup.
+    /// `LLFBInit`: replaces the setup. Given the same state file again, it keeps that file's session: a
+    /// login still running saves into the session the current-value calls read (two sessions on one file
+    /// would each cache what they last saw).
     func initialize(_ setup: NativeSetup) {
         state.withLock { state in
+            var setup = setup
+            if let previous = state.setup, previous.stateFile == setup.stateFile { setup.session = previous.session }
             state.setup = setup
             state.manager = nil
         }

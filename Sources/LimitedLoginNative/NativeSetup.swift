@@ -6,7 +6,10 @@ import LimitedLogin
 struct NativeSetup: Sendable {
     let appID: String
     let endpoints: LoginEndpoints
-    let session: LoginSession
+    /// The state file given (nil: the SDK's shared session).
+    let stateFile: String?
+    /// Made for ``stateFile``; ``NativeLibrary/initialize(_:)`` keeps the one before when the file is the same.
+    var session: LoginSession
 
     /// The longest app ID taken (real ones have 15 or 16 digits).
     static let maximumAppIDLength = 64
@@ -25,6 +28,7 @@ struct NativeSetup: Sendable {
         }
         self.appID = appID
         self.endpoints = try Self.endpoints(provider)
+        self.stateFile = stateFile
         if let stateFile {
             guard !stateFile.isEmpty else {
                 throw NativeError(code: .invalidStateFile, message: "the state file path is empty (pass NULL for the default)")

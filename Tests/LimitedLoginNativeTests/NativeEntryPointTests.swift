@@ -50,6 +50,27 @@ struct NativeEntryPointTests {
         }
     }
 
+    @Test("LLFBInit again with the same state file while a login runs: the current-value calls see that login's token")
+    func initAgainDuringALogin() async throws {
+        try await withLiveProvider(TestFixtures.configuration(publicBaseURL: nil)) { baseURL, _, _ in
+            let inbox = ResultInbox()
+            let state = temporaryStatePath()
+            #expect(take(LLFBInit(TestFixtures.appID, baseURL, state)) == "{}")
+            inbox.register()
+            defer { LLFBSetResultCallback(nil, nil) }
+            #expect(take(LLFBUseScriptedPerson("alice@example.com", "alice-pass", nil, 0)) == "{}")
+            #expect(take(LLFBLoginWithTrackingPreference(11, "", "limited", nil)) == #"{"callback_id":"11"}"#)
+            // As a Unity domain reload does: init again at once, and read the current token before the login ends.
+            #expect(take(LLFBInit(TestFixtures.appID, baseURL, state)) == "{}")
+            #expect(take(LLFBCurrentAuthenticationToken()) == "")
+            let result = try object(try await inbox.result(for: 11))
+            let tokenString = try #require(result["auth_token_string"]?.stringValue, "\(result)")
+            let current = try object(take(LLFBCurrentAuthenticationToken()))
+            #expect(current["auth_token_string"]?.stringValue == tokenString)
+            #expect(take(LLFBLogOut()) == "{}")
+        }
+    }
+
     @Test("a cancel and an unknown app: a cancelled result, and the dialog's error page as the error")
     func cancelAndUnknownApp() async throws {
         try await withLiveProvider(TestFixtures.configuration(publicBaseURL: nil)) { baseURL, _, _ in

@@ -72,6 +72,25 @@ struct LimitedLoginRefreshTests {
         }
     }
 
+    @Test("another person signs in at the explicit refresh: userMismatch, and the session is what it was, in memory and on disk")
+    func explicitRefreshUserMismatch() async throws {
+        try await withSDKProvider { provider in
+            let (session, store) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            _ = try await manager.logIn(configuration: LoginConfiguration(permissions: ["email"], tracking: .limited))
+            let before = session.snapshot
+            // The same session, and a browser in which Bob signs in when the dialog asks.
+            let (bobAtTheDialog, presenter) = provider.manager(ScriptedPerson(signIn: .testUser(id: TestFixtures.bob)), session: session)
+            await #expect(throws: LimitedLoginRefreshError.userMismatch) {
+                try await bobAtTheDialog.refreshLimitedLogin(fallbackPolicy: .explicitOnly)
+            }
+            #expect(!presenter.pageTitles.isEmpty, "the dialog was shown")
+            #expect(session.snapshot == before)
+            #expect(session.profile?.userID == before.profile?.userID)
+            #expect(LoginSession(store: store).snapshot == before, "the saved file is Alice's again")
+        }
+    }
+
     @Test("preconditions: no token, a classic session, and the DPoP-only path each fail with their own error")
     func preconditions() async throws {
         try await withSDKProvider { provider in

@@ -42,6 +42,28 @@ struct SessionPersistenceTests {
         }
     }
 
+    @Test("logOut signs out in memory even when the saved file cannot be changed; clear() throws that failure after")
+    func logOutWhenTheFileCannotChange() async throws {
+        try await withSDKProvider { provider in
+            let (_, file) = provider.makeSession()
+            let store = SavesThatCanFail(file)
+            let session = LoginSession(store: store)
+            let (manager, _) = provider.manager(alice, session: session)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
+            #expect(session.accessToken != nil)
+            store.failing = true
+            manager.logOut()
+            #expect(session.snapshot.isEmpty, "signed out in memory")
+            #expect(FileManager.default.fileExists(atPath: file.path), "the file could not be removed")
+
+            store.failing = false
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(tracking: .enabled)))
+            store.failing = true
+            #expect(throws: SavesThatCanFail.failure) { try session.clear() }
+            #expect(session.snapshot.isEmpty)
+        }
+    }
+
     @Test("the change stream and the notifications see every change, in order, with old and new")
     func changesInOrder() async throws {
         try await withSDKProvider { provider in
@@ -181,5 +203,25 @@ struct SessionPersistenceTests {
         button.loginTracking = .limited
         button.permissions = ["user_likes"]
         #expect(button.makeLoginConfiguration() == nil)
+    }
+}
+
+/// A file store whose saves fail on demand (a read-only folder, which root, running these tests, would not get).
+private final class SavesThatCanFail: TokenStore {
+    static let failure = TokenStoreError.unwritable(path: "/read-only/state.json", reason: "read-only file system")
+    private let file: FileTokenStore
+    private let state = Mutex(false)
+    var failing: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
+
+    init(_ file: FileTokenStore) { self.file = file }
+
+    func load() throws(TokenStoreError) -> SessionSnapshot? { try file.load() }
+
+    func save(_ snapshot: SessionSnapshot) throws(TokenStoreError) {
+        if failing { throw Self.failure }
+        try file.save(snapshot)
     }
 }

@@ -51,8 +51,9 @@ namespace Facebook.Unity
         /// <summary>Signs out: the authentication token, access token and profile become null, here and on disk.</summary>
         public static void LogOut()
         {
-            LimitedLoginException.ThrowIfError(JsonReader.ParseObject(NativeMethods.LogOut()));
+            // Signed out in memory whatever happens to the saved file (the library clears its values first too).
             AccessToken.CurrentAccessToken = null;
+            LimitedLoginException.ThrowIfError(JsonReader.ParseObject(NativeMethods.LogOut()));
         }
 
         /// <summary>The calls of the Unity SDK's mobile platforms.</summary>

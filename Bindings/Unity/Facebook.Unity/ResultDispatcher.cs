@@ -80,10 +80,26 @@ namespace Facebook.Unity
             return Pump();
         }
 
-        /// <summary>Registers the native callback (once per <c>FB.Init</c>).</summary>
+        private static bool unloadHooked;
+
+        /// <summary>
+        /// Registers the native callback (once per <c>FB.Init</c>), and unregisters it when this domain unloads
+        /// (a Unity domain reload): a login still running in the library must not call into a collected delegate.
+        /// </summary>
         internal static void Attach()
         {
             NativeMethods.SetResultCallback(NativeCallback);
+            lock (Gate)
+            {
+                if (unloadHooked)
+                {
+                    return;
+                }
+
+                unloadHooked = true;
+            }
+
+            AppDomain.CurrentDomain.DomainUnload += (sender, args) => NativeMethods.SetResultCallback(null);
         }
 
         /// <summary>A new request ID whose result goes to <paramref name="callback"/> (which may be null).</summary>

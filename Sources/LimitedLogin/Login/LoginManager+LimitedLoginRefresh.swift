@@ -103,6 +103,7 @@ extension LoginManager {
     private func explicitRefresh(
         profile: Profile, permissions: Set<Permission>
     ) async throws(LimitedLoginRefreshError) -> LimitedLoginRefreshResult {
+        let before = session.snapshot
         let result: LoginManagerLoginResult
         do {
             result = try await logIn(configuration: LoginConfiguration(permissions: permissions, tracking: .limited))
@@ -111,8 +112,12 @@ extension LoginManager {
         }
         if result.isCancelled { throw .cancelled }
         guard let token = session.authenticationToken, let renewed = session.profile else { throw .unknown }
-        // The dialog let the person sign in as anyone; the login stands, but the caller learns it is not a renewal.
-        guard renewed.userID == profile.userID else { throw .userMismatch }
+        // The dialog lets the person sign in as anyone. Another person's login is not a renewal of this one:
+        // the session goes back to what it was, as `userMismatch` promises ("nothing was changed").
+        guard renewed.userID == profile.userID else {
+            do { try session.update { $0 = before } } catch { throw .unknown }
+            throw .userMismatch
+        }
         return LimitedLoginRefreshResult(profile: renewed, authenticationToken: token, path: .explicit)
     }
 

@@ -53,16 +53,17 @@ struct LoopbackAttempt: AuthorizationAttempt {
     var redirectURI: String { "http://127.0.0.1:\(listener.port)\(LoopbackPresenter.callbackPath)" }
 
     func present(_ url: URL) async throws(LoginError) -> URL {
+        let mailbox = listener.mailbox
+        // Only the answer to this dialog ends the login: a request to the listener with another `state` (a page
+        // that guessed the port) is answered 400 and the wait goes on. Set before the dialog's check, during
+        // which the listener is already bound.
+        mailbox.expectedState = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
         if presenter.checksDialogFirst {
             do { try await DialogPreflight.check(url) } catch {
                 await listener.close()
                 throw error
             }
         }
-        let mailbox = listener.mailbox
-        // Only the answer to this dialog ends the login: a request to the listener with another `state` (a page
-        // that guessed the port) is answered 400 and the wait goes on.
-        mailbox.expectedState = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
         let timeout = presenter.timeout.isFinite ? min(max(presenter.timeout, 0.001), 86_400) : 300
         let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))

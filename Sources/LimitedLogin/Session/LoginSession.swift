@@ -59,12 +59,22 @@ public final class LoginSession: Sendable {
     /// Replaces the values that `change` alters, saves them, then announces each value that changed.
     /// When saving fails nothing changes and the error is thrown.
     public func update(_ change: (inout SessionSnapshot) -> Void) throws(TokenStoreError) {
+        try apply(change, keepingValuesWhenSaveFails: true)
+    }
+
+    /// ``update(_:)``; with `keepingValuesWhenSaveFails` false the values change in memory (and are
+    /// announced) even when saving them fails, and the save's error is thrown after.
+    private func apply(_ change: (inout SessionSnapshot) -> Void, keepingValuesWhenSaveFails: Bool) throws(TokenStoreError) {
+        var saveError: TokenStoreError?
         let changes: [SessionChange] = try state.withLock { (state: inout State) throws(TokenStoreError) -> [SessionChange] in
             loadIfNeeded(&state)
             var next = state.snapshot
             change(&next)
             guard next != state.snapshot else { return [] }
-            try store?.save(next)
+            do throws(TokenStoreError) { try store?.save(next) } catch {
+                if keepingValuesWhenSaveFails { throw error }
+                saveError = error
+            }
             let old = state.snapshot
             state.snapshot = next
             var changes: [SessionChange] = []
@@ -83,6 +93,7 @@ public final class LoginSession: Sendable {
             notificationCenter.post(name: change.notificationName, object: self, userInfo: change.userInfo)
             if case .accessToken(_, let new?) = change { announceExpiry(of: new) }
         }
+        if let saveError { throw saveError }
     }
 
     /// Posts `AccessTokenDidChange` with ``AccessTokenDidExpireKey`` when `token` expires while it is
@@ -107,9 +118,11 @@ public final class LoginSession: Sendable {
         }
     }
 
-    /// Signs out: clears the three values in memory and on disk.
+    /// Signs out: clears the three values in memory and on disk. The values are cleared in memory even when
+    /// the saved file cannot be changed (signing out never leaves the person signed in); that failure is
+    /// thrown after.
     public func clear() throws(TokenStoreError) {
-        try update { $0 = SessionSnapshot() }
+        try apply({ $0 = SessionSnapshot() }, keepingValuesWhenSaveFails: false)
         // Also removes a saved file that could not be read, which the session never loaded.
         try store?.save(SessionSnapshot())
     }

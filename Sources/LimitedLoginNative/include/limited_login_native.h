@@ -122,7 +122,8 @@ void LLFBUseSystemBrowser(void);
  *   invalid_email             the scripted person's email is empty
  *   no_callback               a login was asked for with no callback registered
  *   invalid_nonce             the nonce holds whitespace or control characters
- *   invalid_permission_name   a permission is not a-z and _ (in scope or untick)
+ *   invalid_permission_name   a permission (in scope or untick) is neither a known name (such as
+ *                             "user_actions.books") nor made of a-z and _
  *   permission_not_allowed_in_limited_login   a limited login asked for such a permission
  *   not_saved                 the signed-in state could not be written (log out, or at the end of a login)
  * and a login's failures, as the SDK names them (its LoginError):
