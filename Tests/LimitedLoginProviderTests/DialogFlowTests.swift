@@ -233,6 +233,20 @@ struct DialogFlowTests {
         }
     }
 
+    @Test("behind HTTPS (an https public URL) both dialog cookies are Secure, HttpOnly and SameSite=Lax")
+    func secureCookiesBehindHTTPS() async throws {
+        try await withProvider(TestFixtures.configuration(publicBaseURL: "https://provider.test")) { client, _ in
+            let browser = DialogBrowser(client: client)
+            let signInPage = try await browser.get(dialogPath())
+            #expect(signInPage.status == .ok)
+            _ = try await browser.signIn(as: TestFixtures.alice, on: signInPage)
+            for name in ["ll_browser=", "ll_session="] {
+                let cookie = try #require(browser.setCookieHeaders.first { $0.hasPrefix(name) }, "\(name) \(browser.setCookieHeaders)")
+                #expect(cookie.contains("; Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "\(cookie)")
+            }
+        }
+    }
+
     @Test("form_post to an IPv6 loopback redirect: form-action is the scheme (a CSP host source cannot hold [::1])")
     func formPostIPv6Loopback() async throws {
         try await withProvider { client, _ in

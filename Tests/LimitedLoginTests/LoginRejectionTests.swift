@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
@@ -42,6 +44,53 @@ struct LoginRejectionTests {
             let foreignToken = try #require(parameter("id_token", in: other))
             try await expectRefusal(provider, .invalidIDToken(.nonceMismatch)) { url in
                 replacingParameter("id_token", in: url, with: foreignToken)
+            }
+        }
+    }
+
+    @Test("tokens signed by the provider's own key but with a foreign iss, past exp, or older than the maximum age: each refused, nothing saved")
+    func claimsTheVerifierRefuses() async throws {
+        let adminToken = "sdk-rejection-admin-token-0123456789"
+        var providerConfiguration = TestFixtures.configuration(publicBaseURL: nil)
+        providerConfiguration.adminToken = adminToken
+        try await withLiveProvider(providerConfiguration) { baseURL, client, liveProvider in
+            let provider = SDKProvider(baseURL: try #require(URL(string: baseURL)), provider: liveProvider)
+            /// A token for Alice with the nonce the login asks for, wrong in the one way `defect` names.
+            func minted(_ defect: String) async throws -> String {
+                let response = try await client.execute(
+                    uri: "/_admin/tokens", method: .post,
+                    headers: [.authorization: "Bearer \(adminToken)", .contentType: "application/json"],
+                    body: ByteBuffer(
+                        string: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","nonce":"the-right-nonce","defect":"\#(defect)"}"#)
+                )
+                let object = try StrictJSONParser().parse(Array(String(buffer: response.body).utf8)).objectValue
+                return try #require(object?["id_token"]?.stringValue, "\(defect): \(String(buffer: response.body))")
+            }
+            let wrongIssuer = try await minted("wrong-issuer")
+            try await expectRefusal(provider, .invalidIDToken(.issuerNotAllowed("https://issuer.invalid"))) { url in
+                replacingParameter("id_token", in: url, with: wrongIssuer)
+            }
+            for (defect, matches) in [
+                ("expired", { (error: TokenVerificationError) in if case .expired = error { true } else { false } }),
+                ("too-old", { (error: TokenVerificationError) in if case .issuedTooLongAgo(_, 3600) = error { true } else { false } }),
+            ] {
+                let token = try await minted(defect)
+                let (session, store) = provider.makeSession()
+                let presenter = TamperingPresenter(inner: ScriptedPresenter(person: alice)) { replacingParameter("id_token", in: $0, with: token) }
+                let manager = LoginManager(appID: TestFixtures.appID, endpoints: provider.endpoints, presenter: presenter, session: session)
+                let configuration = try #require(LoginConfiguration(tracking: .limited, nonce: "the-right-nonce"))
+                do throws(LoginError) {
+                    _ = try await manager.logIn(configuration: configuration)
+                    Issue.record("\(defect): the login passed")
+                } catch {
+                    guard case .invalidIDToken(let reason) = error else {
+                        Issue.record("\(defect): \(error), not invalidIDToken")
+                        continue
+                    }
+                    #expect(matches(reason), "\(defect): \(reason)")
+                }
+                #expect(session.snapshot.isEmpty, "\(defect)")
+                #expect(!FileManager.default.fileExists(atPath: store.path), "\(defect)")
             }
         }
     }
