@@ -100,6 +100,40 @@ struct CallbackDeliveryTests {
         }
     }
 
+    @Test("ten removals at once end the installation once: one deauthorize callback posted")
+    func concurrentUninstallsPostOnce() async throws {
+        try await withReceiver(answers: [(.ok, "{}")]) { url, received in
+            try await withProvider(configuration()) { client, provider in
+                try await setCallbacks(client, deauthorize: url)
+                let tokens = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<10 {
+                        group.addTask {
+                            try await graph(client, "/v21.0/me/permissions?access_token=\(tokens.access)", method: .delete).status
+                        }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.contains(.ok), "\(statuses)")
+                _ = try await settled(client)
+                let deliveries = try await admin(client, "/_admin/deliveries").object["deliveries"]?.arrayValue ?? []
+                #expect(deliveries.count == 1, "\(deliveries)")
+                #expect(received.all.count == 1)
+                #expect(try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice)?.installed == false)
+
+                // The store itself, fifty at once after a new login: exactly one ends the installation.
+                _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                let ended = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<50 {
+                        group.addTask { try await provider.store.uninstall(appID: TestFixtures.appID, userID: TestFixtures.alice) }
+                    }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(ended == 1)
+            }
+        }
+    }
+
     @Test("an app that answers 500 twice is posted to again and delivered on the third attempt; the admin API's uninstall posts too")
     func retriedUntilDelivered() async throws {
         try await withReceiver(answers: [(.internalServerError, "no"), (.internalServerError, "no"), (.ok, "")]) { url, received in

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
+import SQLKit
 import Testing
 
 @testable import LimitedLoginProvider
@@ -73,6 +74,21 @@ struct KeyRotationAndAdminTests {
             } catch let error as TokenVerificationError {
                 #expect(error == .unknownKey(oldKey))
             }
+        }
+    }
+
+    @Test("a drop_previous rotation whose new key cannot be stored leaves the old key signing: the new key is stored first")
+    func failedRotationKeepsAKey() async throws {
+        try await withProvider(Self.configuration()) { _, provider in
+            let before = try await provider.services.keyring.current().signer.keyID
+            // As a full disk would: the new key's insert fails.
+            try await provider.store.db.raw(
+                "CREATE TRIGGER refuse_new_keys BEFORE INSERT ON ll_signing_keys BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            ).run()
+            await #expect(throws: (any Error).self) { try await provider.services.keyring.rotate(publishDelay: 0, dropPrevious: true) }
+            try await provider.services.keyring.reload()
+            #expect(try await provider.services.keyring.current().signer.keyID == before, "the old key still signs")
+            #expect(try await provider.store.signingKeys().map(\.keyID) == [before])
         }
     }
 

@@ -98,12 +98,18 @@ extension ProviderStore {
     }
 
     /// Ends a user's installation of an app: the grant stays on record but no longer counts. Returns
-    /// false when the app was not installed.
+    /// false when the app was not installed. One statement decides: of two uninstalls at once (on one node
+    /// or two), one ends the installation and the other finds it ended, so one deauthorize callback is posted.
     package func uninstall(appID: String, userID: String) async throws(StoreError) -> Bool {
-        guard var grant = try await grant(appID: appID, userID: userID), grant.installed else { return false }
-        grant.installed = false
-        grant.updatedAt = now()
-        try await saveGrant(grant)
+        let updatedAt = now()
+        let ended = try await run("grant") {
+            try await db.update("ll_grants").set("installed", to: Int64(0)).set("updated_at", to: updatedAt)
+                .where("app_id", .equal, appID).where("user_id", .equal, userID).where("installed", .equal, Int64(1))
+                .returning("app_id")
+                .first() != nil
+        }
+        guard ended else { return false }
+        caches.grantsChanged()
         // The installation's access tokens die with it, and stay dead if the person installs the app again.
         try await revokeAccessTokens(appID: appID, userID: userID)
         return true

@@ -4,9 +4,11 @@ import Synchronization
 /// A small in-memory cache in front of the store for values read on every dialog request.
 ///
 /// Entries live `lifetime` seconds (forever when nil, for values that never change once made, such as
-/// app-scoped IDs). This node's own writes invalidate at once; another node's writes to a shared database
-/// show up here within `lifetime`. The cache is emptied when it reaches `capacity` entries, so memory stays
-/// bounded without bookkeeping on the hot path.
+/// app-scoped IDs). This node's own writes invalidate at once. Another node's writes to a shared database
+/// would show up here only after `lifetime` (a deleted session honoured, an edit made from a stale app
+/// undoing a secret rotation), so on a shared database the cache is off (`enabled` false): every read goes
+/// to the database. The cache is emptied when it reaches `capacity` entries, so memory stays bounded without
+/// bookkeeping on the hot path.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
@@ -16,15 +18,19 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let entries = Mutex<[Key: Entry]>([:])
     private let lifetime: Duration?
     private let capacity: Int
+    /// False: nothing is kept (a shared database, where other nodes write).
+    private let enabled: Bool
 
-    init(lifetime: Duration?, capacity: Int = 10_000) {
+    init(lifetime: Duration?, capacity: Int = 10_000, enabled: Bool = true) {
         self.lifetime = lifetime
         self.capacity = capacity
+        self.enabled = enabled
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     func value(for key: Key) -> Value? {
+        guard enabled else { return nil }
         let now = Self.now()
         return entries.withLock { entries in
             guard let entry = entries[key] else { return nil }
@@ -37,6 +43,7 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     func store(_ value: Value, for key: Key) {
+        guard enabled else { return }
         let expires = lifetime.map { lifetime -> UInt64 in
             let (seconds, attoseconds) = lifetime.components
             return Self.now() + UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
@@ -64,6 +71,10 @@ final class StoreCaches: Sendable {
 
     init(isSoleWriter: Bool) {
         self.isSoleWriter = isSoleWriter
+        apps = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
+        users = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
+        sessions = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
+        appScopedIDs = ReadCache(lifetime: nil, enabled: isSoleWriter)
     }
 
     /// Bumped after every write that can change a grant or a friends list (grants, friendships, new
@@ -86,15 +97,17 @@ final class StoreCaches: Sendable {
     /// The last time this node recorded as the used forms' horizon (``ProviderStore/purgeUsedFormTokens(settled:)``).
     let usedFormsHorizon = Atomic<Int64>(0)
 
-    /// How long apps, users and sessions read from the store are reused by this node.
+    /// How long apps, users and sessions read from the store are reused by this node (the sole writer only:
+    /// on a shared database these caches are off, as the grants' are).
     static let referenceLifetime: Duration = .seconds(2)
 
-    let apps = ReadCache<String, AppRecord>(lifetime: referenceLifetime)
-    let users = ReadCache<String, TestUserRecord>(lifetime: referenceLifetime)
+    let apps: ReadCache<String, AppRecord>
+    let users: ReadCache<String, TestUserRecord>
     /// Session hash → (user ID, expiry in epoch seconds).
-    let sessions = ReadCache<String, SessionEntry>(lifetime: referenceLifetime)
-    /// "appID userID" → ASID: never changes once made.
-    let appScopedIDs = ReadCache<String, String>(lifetime: nil)
+    let sessions: ReadCache<String, SessionEntry>
+    /// "appID userID" → ASID: never changes once made (but a reset and import through another node makes it
+    /// anew, so it is not kept on a shared database either).
+    let appScopedIDs: ReadCache<String, String>
 
     /// When expired sessions and authorization codes were last purged.
     let expiryPurge = ExpiryPurgeSchedule()
