@@ -79,6 +79,7 @@ struct DocumentFetcher: Sendable {
 
     func fetch(_ url: URL) async throws(FetchError) -> Document {
         guard Self.isAcceptable(url) else { throw .insecureURL(url.absoluteString) }
+        guard url.hasUsablePort else { throw .unreachable("\(url.absoluteString): the port is not 1 to 65535") }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
         let response: HTTPClientResponse

@@ -36,7 +36,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "rerequest (default: asks again for declined permissions), reauthorize, or none.")
     var authType = "rerequest"
 
-    @Option(help: "Seconds to wait for the login to finish.")
+    @Option(help: "Seconds to wait for the login to finish (at most 86400, a day).")
     var timeout: Double = 300
 
     @Flag(help: "Only print the dialog's address; do not open a browser.")
@@ -126,8 +126,8 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw failure("error: \(error.description)", reason: "bad_option", code: 64)
         }
-        guard timeout.isFinite, timeout > 0 else {
-            throw failure("error: --timeout must be a positive number of seconds", reason: "bad_option", code: 64)
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw failure("error: --timeout must be a number of seconds above 0 and at most 86400 (a day)", reason: "bad_option", code: 64)
         }
         let configuration = LoginConfiguration(permissions: permissionSet, tracking: tracking.value, nonce: nonceValue, authType: authTypeValue)
 

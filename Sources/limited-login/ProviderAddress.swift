@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginCore
 
 /// Reads a provider's address as people type it: a URL, or `host:port` alone (`127.0.0.1:8080`,
 /// `localhost:9000`), which means plain HTTP there, as `serve` prints it.
@@ -10,7 +11,7 @@ enum ProviderAddress {
         if !text.contains("://") { text = "http://" + text }
         guard let url = URL(string: text),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty, url.hasUsablePort
         else { return nil }
         return url
     }

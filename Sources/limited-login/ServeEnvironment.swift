@@ -3,8 +3,11 @@ import Foundation
 /// `serve` options from the environment (issue: configuration without flags, as containers and CI set it):
 /// every option `--name` also reads `LIMITED_LOGIN_NAME` (dashes become underscores); a flag on the command
 /// line wins. Flags read true/false (also 1/0, yes/no).
+///
+/// Not `--ca-file`: its variable, `LIMITED_LOGIN_CA_FILE`, names a CA the client commands trust (and `serve
+/// --exec` sets it for its command), so reading it as the file `serve --tls` writes would overwrite that CA.
 enum ServeEnvironment {
-    /// Every `serve` option and whether it is a flag (takes no value).
+    /// Every `serve` option read from the environment and whether it is a flag (takes no value).
     static let options: [(name: String, isFlag: Bool)] = [
         ("host", false), ("port", false), ("database", false), ("issuer", false), ("public-url", false),
         ("fixtures", false), ("admin-token", false), ("no-demo-data", true), ("no-user-picker", true), ("log-level", false), ("log-format", false),
@@ -12,7 +15,7 @@ enum ServeEnvironment {
         ("id-token-lifetime", false), ("access-token-lifetime", false), ("data-access-lifetime", false),
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
         ("max-connections-per-address", false),
-        ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("ca-file", false), ("init", true),
+        ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("init", true),
     ]
 
     /// The variable that stands for `--name`.

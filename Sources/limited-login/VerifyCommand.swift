@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 
@@ -100,6 +101,9 @@ struct VerifyCommand: AsyncParsableCommand {
         for (name, value) in [("--jwks-url", jwksURL), ("--discovery-url", discoveryURL)] {
             if let value, URL(string: value)?.host == nil {
                 throw ValidationError("\(name) must be an absolute URL, got \"\(value)\"")
+            }
+            if let value, let url = URL(string: value), !url.hasUsablePort {
+                throw ValidationError("\(name): the port of \"\(value)\" is not 1 to 65535")
             }
         }
         do { _ = try VerifierConfiguration(appIDs: appIDs, allowedIssuers: []) } catch {

@@ -3,6 +3,7 @@ import Hummingbird
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import LimitedLoginVerifier
+import Synchronization
 import Testing
 
 @testable import limited_login
@@ -146,6 +147,56 @@ struct AuditCommandTests {
         }
     }
 
+    @Test(
+        "a backend that accepts every token but answers 429 after its first request does not pass: 429 is no refusal, and a fresh good token at the end must still be accepted"
+    )
+    func rateLimitedAcceptAllBackend() async throws {
+        try await withProvider { provider in
+            let served = Mutex(0)
+            let router = Router()
+            router.get("/me") { _, _ -> Response in
+                let count = served.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return Response(status: count == 1 ? .ok : .tooManyRequests)
+            }
+            try await withLoopbackServer(router) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                ])
+                #expect(run.status == 3, "\(run.output)\n\(run.error)")
+                #expect(run.error.contains("[control] valid, once more: other 429 → not accepted"), "\(run.error)")
+                #expect(
+                    run.error.hasSuffix(
+                        "limited-login audit: the backend accepted the good token at the start but not a fresh one at the end (other 429): its refusals in between cannot be told from a rate limit or a replay check, so they prove nothing. Lift the rate limit for the audit, or give each request its own nonce with {nonce}.\n"
+                    ), "\(run.error)")
+                #expect(!run.output.contains("PASSED"))
+            }
+        }
+    }
+
+    @Test("--strict: the JUnit report fails the warnings too, as the exit status does")
+    func strictJUnit() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(decodingOnlyBackend()) { port in
+                let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).xml")
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "too-old", "--strict", "--junit", junit.path,
+                ])
+                #expect(run.status == 1, "\(run.error)")
+                let document = try XMLDocument(contentsOf: junit)
+                let failures = try document.nodes(forXPath: "//testcase[failure]").compactMap {
+                    ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue
+                }
+                #expect(failures == ["too-old"])
+                let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
+                #expect(suite.attribute(forName: "failures")?.stringValue == "1")
+            }
+        }
+    }
+
     @Test("--accepted-pointer reads a 200 answer's JSON; a backend that refuses everything fails on the good token")
     func pointerAndRefusingBackend() async throws {
         try await withProvider { provider in
@@ -225,6 +276,18 @@ struct AuditCommandTests {
                 "limited-login audit: The good token (valid) cannot be skipped: every other verdict depends on it.\n"
             ),
             ([], "limited-login audit: Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.\n"),
+            (
+                ["--endpoint", "http://127.0.0.1:99999/me"],
+                "limited-login audit: --endpoint: the port of \"http://127.0.0.1:99999/me\" is not 1 to 65535\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--faults", "--fault-delay", "0"],
+                "limited-login audit: --fault-delay must be above 0 and at most 300 seconds.\n"
+            ),
+            (
+                ["--endpoint", "http://127.0.0.1:9/me", "--junit", "/nonexistent-folder/report.xml"],
+                "limited-login audit: cannot write the JUnit report to /nonexistent-folder/report.xml\n"
+            ),
         ]
         for (arguments, message) in usage {
             let run = try await CLIProcess.run(["audit"] + arguments + ["--admin-token", adminToken])

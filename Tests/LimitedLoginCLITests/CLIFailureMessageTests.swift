@@ -106,6 +106,46 @@ struct CLIFailureMessageTests {
         #expect(login.error == "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"ftp://example.com\"\n")
     }
 
+    @Test("a port above 65535 in any URL is one line and status 64, never a crash in the HTTP client")
+    func portOutOfRange() async throws {
+        let url = "http://127.0.0.1:99999"
+        let runs: [([String], String)] = [
+            (["health", "--provider", url], "limited-login health: --provider must be"),
+            (
+                ["apps", "list", "--provider", url, "--admin-token", "x"],
+                "limited-login: --provider must be an http(s) URL such as http://127.0.0.1:8080; got \"\(url)\""
+            ),
+            (["login", "--app-id", "1", "--provider", url], "error: --provider must be an http(s) URL"),
+            (["verify", "a.b.c", "--app-id", "1", "--no-nonce", "--jwks-url", url + "/jwks"], "the port of \"\(url)/jwks\" is not 1 to 65535"),
+            (["verify", "a.b.c", "--app-id", "1", "--no-nonce", "--discovery-url", url + "/d"], "the port of \"\(url)/d\" is not 1 to 65535"),
+            (
+                ["login", "--app-id", "1", "--provider", "127.0.0.1:1", "--timeout", "1e300"],
+                "--timeout must be a number of seconds above 0 and at most 86400"
+            ),
+        ]
+        for (arguments, expected) in runs {
+            let run = try await CLIProcess.run(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.status) \(run.error)")
+            #expect(run.error.contains(expected), "\(arguments): \(run.error)")
+            // One line (verify adds the parser's two usage lines).
+            #expect(!run.error.contains("Swift runtime failure") && run.error.split(separator: "\n").count <= 3, "\(arguments): \(run.error)")
+        }
+    }
+
+    @Test("LIMITED_LOGIN_CA_FILE is the CA clients trust: serve neither overwrites it under --tls nor refuses to start without --tls")
+    func caFileVariableIsTheClients() async throws {
+        let directory = try Self.folder()
+        let ca = directory.appendingPathComponent("my-ca.pem").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: ca))
+        for tls in [false, true] {
+            let run = try await CLIProcess.run(
+                ["serve", "--port", "0", "--database", ":memory:", "--exec", "true"] + (tls ? ["--tls"] : []),
+                environment: ["LIMITED_LOGIN_CA_FILE": ca])
+            #expect(run.status == 0, "tls \(tls): \(run.error)")
+            #expect(try String(contentsOfFile: ca, encoding: .utf8) == "precious\n", "tls \(tls)")
+        }
+    }
+
     @Test("serve: a busy port and an unreachable PostgreSQL are one line each")
     func serveFailures() async throws {
         let directory = try Self.folder()

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 import NIOCore
@@ -47,6 +48,7 @@ enum SDKHTTPClient {
         _ url: URL, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil,
         timeout: TimeAmount = .seconds(30)
     ) async throws -> Answer {
+        guard url.hasUsablePort else { throw UnusablePort(url: url) }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -55,4 +57,10 @@ enum SDKHTTPClient {
         let buffer = try await response.body.collect(upTo: maximumBodySize)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Array(buffer.readableBytesView))
     }
+}
+
+/// A URL whose port is outside 1–65535: nothing can answer it (the HTTP client would trap on it).
+struct UnusablePort: Error, CustomStringConvertible {
+    let url: URL
+    var description: String { "\(url.absoluteString): the port is not 1 to 65535" }
 }

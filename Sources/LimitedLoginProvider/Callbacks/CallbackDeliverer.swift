@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 import Logging
@@ -140,6 +141,10 @@ final class CallbackDeliverer: Sendable {
 
     /// One POST; success carries a data deletion's `{url, confirmation_code}`.
     private func attempt(_ delivery: CallbackDelivery) async -> Outcome {
+        // Checked when the URL was set; a store written before that check could still hold one.
+        guard let target = URL(string: delivery.url), target.hasUsablePort else {
+            return Outcome(status: nil, result: .failure(AttemptFailure(reason: "the callback URL's port is not 1 to 65535")))
+        }
         var request = HTTPClientRequest(url: delivery.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -94,8 +94,11 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         /// 2,048 characters.
         static func problem(withCallbackURL url: String, named name: String) -> String? {
             guard url.utf8.count <= 2048, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
-                scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty, parsed.fragment == nil
-            else { return "\(name) \"\(url)\" must be an http or https URL with a host (no fragment), at most 2048 characters" }
+                scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty, parsed.fragment == nil,
+                (1...65535).contains(parsed.port ?? 80)
+            else {
+                return "\(name) \"\(url)\" must be an http or https URL with a host and a port of 1 to 65535 (no fragment), at most 2048 characters"
+            }
             return nil
         }
 

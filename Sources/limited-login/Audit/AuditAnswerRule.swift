@@ -49,8 +49,10 @@ struct AuditAnswerRule: Sendable {
         }
     }
 
-    /// The outcome of an answer with `status` and `body`.
+    /// The outcome of an answer with `status` and `body`. 429 (Too Many Requests) is never a refusal: it says
+    /// nothing about the token, and a backend that accepts every token but rate-limits would otherwise pass.
     func outcome(status: Int, body: [UInt8]) -> AuditOutcome {
+        if status == 429 { return .other }
         if refused.contains(status) { return .refused }
         guard accepted.contains(status) else { return .other }
         guard let pointer else { return .accepted }

@@ -18,11 +18,14 @@ final class AuditBackend: Sendable {
     let template: AuditRequestTemplate
     let rule: AuditAnswerRule
     let timeout: TimeAmount
+    /// `timeout` in seconds.
+    let timeoutSeconds: Int
     private let client: HTTPClient
 
     init(template: AuditRequestTemplate, rule: AuditAnswerRule, timeoutSeconds: Int) {
         self.template = template
         self.rule = rule
+        self.timeoutSeconds = timeoutSeconds
         self.timeout = .seconds(Int64(timeoutSeconds))
         var tls = TLSConfiguration.makeClientConfiguration()
         if let path = ProcessInfo.processInfo.environment["LIMITED_LOGIN_CA_FILE"], !path.isEmpty {

@@ -127,7 +127,7 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .x5cHeader: return "signed by an attacker's key, its certificate embedded in the header as x5c"
         case .duplicateClaim: return "sub twice, the second another user's; signature valid"
         case .nonCanonicalBase64URL: return "payload base64url with non-zero unused bits; signature valid over it"
-        case .hugeToken: return "a 64 KiB claim: a token of about 90 KB, signature valid"
+        case .hugeToken: return "a 48 KiB claim: a token of about 66 KB, signature valid"
         }
     }
 

@@ -137,6 +137,12 @@ struct AuditCommand: AsyncParsableCommand {
         let base = try connection.baseURL()
         let adminToken = try connection.token()
         let provider = AuditProvider(baseURL: base, adminToken: adminToken)
+        if let junit {
+            // Checked before the run (which can take minutes), not after it.
+            guard FileManager.default.createFile(atPath: junit, contents: nil) else {
+                throw CommandFailure.fail("limited-login audit: cannot write the JUnit report to \(junit)", code: 64)
+            }
+        }
         let backend = AuditBackend(template: setup.template, rule: setup.rule, timeoutSeconds: timeout)
         let total = setup.cases.count + (faults ? AuditResilience.caseCount : 0)
         let report: AuditReport
@@ -176,7 +182,8 @@ struct AuditCommand: AsyncParsableCommand {
         }
         if nonce != nil, rawNonce != nil { throw AuditUsageError("Give --nonce or --raw-nonce, not both.") }
         guard timeout >= 1, timeout <= 600 else { throw AuditUsageError("--timeout must be 1 to 600 seconds.") }
-        guard faultDelay >= 0, faultDelay <= 300 else { throw AuditUsageError("--fault-delay must be 0 to 300 seconds.") }
+        // Above 0: the slow-key-set fault is a delay, and a fault that changes nothing is refused by the provider.
+        guard faultDelay > 0, faultDelay <= 300 else { throw AuditUsageError("--fault-delay must be above 0 and at most 300 seconds.") }
         guard recoveryWindow >= 0, recoveryWindow <= 600 else { throw AuditUsageError("--recovery-window must be 0 to 600 seconds.") }
         let template = try AuditRequestTemplate(
             endpoint: endpoint, method: method ?? (body != nil || !form.isEmpty ? "POST" : "GET"), headers: header, body: body,

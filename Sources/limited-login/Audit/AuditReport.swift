@@ -86,10 +86,11 @@ struct AuditReport: Sendable {
         ])
     }
 
-    /// JUnit XML: one test case per audit case; holes and refused good tokens are failures, cases not run
-    /// are skipped, warnings and unclear answers are written to the case's output.
+    /// JUnit XML: one test case per audit case; holes and refused good tokens are failures (with `strict`,
+    /// warnings and unclear answers too, as they fail the run), cases not run are skipped, warnings and
+    /// unclear answers are otherwise written to the case's output.
     var junit: String {
-        let failures = results.filter { $0.verdict.failsTheRun }.count
+        let failures = results.filter { $0.verdict.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="limited-login audit">"# + "\n"
         xml +=
@@ -106,6 +107,9 @@ struct AuditReport: Sendable {
                     "\n      <failure type=\"good-token-refused\" message=\"\(Self.escape("refused a good token (\(result.got))"))\">\(Self.escape(explanation))</failure>\n    "
             case .notRun:
                 xml += "\n      <skipped message=\"\(Self.escape(result.detail ?? "not run"))\"/>\n    "
+            case .warning where strict, .unclear where strict:
+                xml +=
+                    "\n      <failure type=\"\(result.verdict.rawValue)\" message=\"\(Self.escape(result.verdict.rawValue + " under --strict (" + result.got + ")"))\">\(Self.escape(explanation))</failure>\n    "
             case .warning, .unclear:
                 xml += "\n      <system-out>\(Self.escape(result.verdict.rawValue + " (" + result.got + "): " + explanation))</system-out>\n    "
             case .ok:

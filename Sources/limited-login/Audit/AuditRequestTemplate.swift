@@ -26,6 +26,7 @@ struct AuditRequestTemplate: Sendable {
         else {
             throw AuditUsageError("--endpoint must be an http or https URL such as http://127.0.0.1:8000/me; got \"\(text)\"")
         }
+        guard url.hasUsablePort else { throw AuditUsageError("--endpoint: the port of \"\(text)\" is not 1 to 65535") }
         endpoint = url
         let upper = method.uppercased()
         guard !upper.isEmpty, upper.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {

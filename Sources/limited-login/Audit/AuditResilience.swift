@@ -62,7 +62,11 @@ struct AuditResilience: Sendable {
         do {
             for fault in Fault.allCases {
                 _ = try await send(.valid)
-                try await provider.setFault(fault.body(delay: faultDelay))
+                // Bounded in time, so that an audit stopped here (Ctrl-C, a CI job's timeout) does not leave the
+                // provider's key endpoints failing: long enough for the two requests made while it holds.
+                var body = fault.body(delay: faultDelay)
+                body["seconds"] = .number(min(86_400, 2 * (Double(run.backend.timeoutSeconds) + faultDelay) + 60))
+                try await provider.setFault(body)
                 let during = try await send(.valid)
                 note(
                     row(

@@ -16,7 +16,25 @@ struct AuditRun: Sendable {
             progress("[\(index + 1)/\(total)] \(auditCase.rawValue): \(result.got) → \(result.verdict.rawValue)")
             results.append(result)
         }
+        try await control(after: results)
         return results
+    }
+
+    /// After the cases, a fresh good token again: a backend that accepted the first and refuses this one refused
+    /// the cases in between for some reason of its own (a rate limit, a replay check, a lockout), not for what
+    /// is wrong with them, so their refusals prove nothing and the audit cannot pass.
+    func control(after results: [AuditResult]) async throws {
+        guard results.count > 1, let first = results.first(where: { $0.name == AuditCase.valid.rawValue }), first.outcome == .accepted else {
+            return
+        }
+        let again = try await run(.valid)
+        progress("[control] valid, once more: \(again.got) → \(again.outcome == .accepted ? "accepted" : "not accepted")")
+        guard again.outcome == .accepted else {
+            throw AuditFailure(
+                "the backend accepted the good token at the start but not a fresh one at the end (\(again.got)): its refusals in between "
+                    + "cannot be told from a rate limit or a replay check, so they prove nothing. Lift the rate limit for the audit, "
+                    + "or give each request its own nonce with {nonce}.")
+        }
     }
 
     func run(_ auditCase: AuditCase) async throws -> AuditResult {
