@@ -147,7 +147,7 @@ struct LoginCommandTests {
                 "error: --provider must be an http(s) URL such as http://127.0.0.1:8080, or 'facebook'; got \"ftp://x\"\n"
             ),
             (["login", "--app-id", "1", "--auth-type", "sometimes"], "error: --auth-type must be rerequest, reauthorize or none\n"),
-            (["login", "--app-id", "1", "--timeout", "0"], "error: --timeout must be a positive number of seconds\n"),
+            (["login", "--app-id", "1", "--timeout", "0"], "error: --timeout must be a number of seconds above 0 and at most 86400 (a day)\n"),
         ]
         for (arguments, message) in cases {
             let result = try await CLIProcess.run(arguments)
