@@ -81,6 +81,24 @@ struct StoreTests {
         await reopened.close()
     }
 
+    @Test(
+        "two first starts seeding one empty store at once (two nodes on a new PostgreSQL database) both succeed, and seed it once",
+        arguments: StoreDialect.available)
+    func concurrentSeeding(dialect: StoreDialect) async throws {
+        let location = try await dialect.freshLocation()
+        let store = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        // The other node: a second store on the same PostgreSQL database; on SQLite (one process), the same store.
+        let other = dialect == .postgres ? try await ProviderStore.open(location, logger: TestFixtures.quietLogger) : store
+        async let first = FixtureLoader(store: store).seedDemoDataIfEmpty()
+        async let second = FixtureLoader(store: other).seedDemoDataIfEmpty()
+        let seeded = try await [first, second]
+        #expect(seeded.contains(true), "at least one of them found the store empty")
+        #expect(try await store.apps().map(\.id) == [FixtureLoader.demoAppID])
+        #expect(try await store.users().map(\.email).sorted() == ["alice@example.com", "bob@example.com", "carol@example.com"])
+        if dialect == .postgres { await other.close() }
+        await store.close()
+    }
+
     @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive", arguments: StoreDialect.available)
     func duplicates(_ dialect: StoreDialect) async throws {
         let store = try await openStore(dialect)

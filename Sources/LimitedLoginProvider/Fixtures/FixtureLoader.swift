@@ -11,13 +11,19 @@ struct FixtureLoader: Sendable {
     static let demoAppID = "1000000000000001"
 
     /// Loads fixtures; apps and users whose ID (or email) exist already are left alone, so a restart
-    /// with the same file changes nothing. Returns how many apps and users it added.
+    /// with the same file changes nothing. One that another node makes meanwhile (two nodes starting at once
+    /// on an empty PostgreSQL database both seed it) is left alone too, not an error. Returns how many apps
+    /// and users it added.
     @discardableResult
     func load(_ fixtures: ProviderFixtures) async throws -> (apps: Int, users: Int) {
         var added = (apps: 0, users: 0)
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
-            try await store.createApp(AppRecord(fixture: app, secret: RandomIdentifiers.appSecret()))
-            added.apps += 1
+            do {
+                try await store.createApp(AppRecord(fixture: app, secret: RandomIdentifiers.appSecret()))
+                added.apps += 1
+            } catch {
+                guard case .duplicate = error else { throw error }
+            }
         }
         var idsByKey: [String: String] = [:]
         for user in fixtures.users {
@@ -26,10 +32,17 @@ struct FixtureLoader: Sendable {
                 if let id = user.id { idsByKey[id] = existing.id }
                 continue
             }
-            let id = try await createUserAlone(user)
-            added.users += 1
+            let id: String
+            do {
+                id = try await createUserAlone(user)
+                added.users += 1
+            } catch let error as StoreError {
+                guard case .duplicate = error, let existing = try await store.userWithPasswordHash(email: user.email)?.0 else { throw error }
+                id = existing.id
+            }
             idsByKey[user.email.lowercased()] = id
             idsByKey[id] = id
+            if let given = user.id { idsByKey[given] = id }
         }
         for user in fixtures.users {
             guard let id = idsByKey[user.email.lowercased()] else { continue }
