@@ -68,7 +68,7 @@ private func names(_ report: JSONObject, verdict: String) -> Set<String> {
 
 @Suite("CLI: limited-login audit")
 struct AuditCommandTests {
-    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 37 bad ones; the JUnit report parses")
+    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 42 bad ones; the JUnit report parses")
     func exampleServerPasses() async throws {
         try await withProvider { provider in
             let (server, base) = try await ExampleServerTests.startExampleServer(trusting: provider)
@@ -80,15 +80,15 @@ struct AuditCommandTests {
             ])
             #expect(run.status == 0, "\(run.error)")
             let result = try report(run.output)
-            #expect(result["summary"]?.objectValue?["cases"] == 38)
-            #expect(result["summary"]?.objectValue?["ok"] == 38, "\(run.output)")
-            #expect(run.error.contains("[38/38] huge-token: refused 401 → ok"), "a progress line per case")
+            #expect(result["summary"]?.objectValue?["cases"] == 43)
+            #expect(result["summary"]?.objectValue?["ok"] == 43, "\(run.output)")
+            #expect(run.error.contains("[43/43] whitespace-in-signature: refused 401 → ok"), "a progress line per case")
 
             let document = try XMLDocument(contentsOf: junit)
             let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
-            #expect(suite.attribute(forName: "tests")?.stringValue == "38")
+            #expect(suite.attribute(forName: "tests")?.stringValue == "43")
             #expect(suite.attribute(forName: "failures")?.stringValue == "0")
-            #expect(try document.nodes(forXPath: "//testcase").count == 38)
+            #expect(try document.nodes(forXPath: "//testcase").count == 43)
             #expect(try document.nodes(forXPath: "//failure").isEmpty)
         }
     }
@@ -106,7 +106,8 @@ struct AuditCommandTests {
                 let result = try report(run.output)
                 #expect(
                     names(result, verdict: "hole") == [
-                        "no-exp", "wrong-issuer", "bad-signature", "truncated-signature", "signature-from-other-token", "unknown-key",
+                        "no-exp", "wrong-issuer", "issuer-prefix", "issuer-suffix", "bad-signature", "truncated-signature",
+                        "signature-from-other-token", "unknown-key",
                         "kid-names-another-key", "alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
                         "hs256-public-key-der", "hs512-public-key", "jwk-header", "jku-header", "x5u-header", "x5c-header",
                     ])
@@ -296,7 +297,7 @@ struct AuditCommandTests {
             #expect(run.output.isEmpty)
         }
         let list = try await CLIProcess.run(["audit", "--list-cases"])
-        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 38 * 2 + 3)
+        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 43 * 2 + 3)
 
         try await withProvider { provider in
             let down = try await CLIProcess.run([

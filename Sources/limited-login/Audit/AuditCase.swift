@@ -30,11 +30,14 @@ enum AuditCase: String, CaseIterable, Sendable {
     case noExp = "no-exp"
     case noIat = "no-iat"
     case emptySub = "empty-sub"
+    case emptyJti = "empty-jti"
     case issuedInFuture = "issued-in-future"
     case tooOld = "too-old"
     case wrongAudience = "wrong-audience"
     case audienceList = "audience-list"
     case wrongIssuer = "wrong-issuer"
+    case issuerPrefix = "issuer-prefix"
+    case issuerSuffix = "issuer-suffix"
     // Nonce.
     case wrongNonce = "wrong-nonce"
     case noNonce = "no-nonce"
@@ -68,12 +71,15 @@ enum AuditCase: String, CaseIterable, Sendable {
     case duplicateClaim = "duplicate-claim"
     case nonCanonicalBase64URL = "non-canonical-base64url"
     case hugeToken = "huge-token"
+    case extraSegment = "extra-segment"
+    case whitespaceInSignature = "whitespace-in-signature"
 
     var severity: AuditSeverity {
         switch self {
         case .valid: return .mustAccept
-        case .issuedInFuture, .tooOld, .noIat, .emptySub, .audienceList, .paddedSignature, .signaturePadded, .signatureStandardBase64,
-            .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken:
+        case .issuedInFuture, .tooOld, .noIat, .emptySub, .emptyJti, .audienceList, .paddedSignature, .signaturePadded,
+            .signatureStandardBase64, .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken,
+            .extraSegment, .whitespaceInSignature:
             return .shouldRefuse
         default: return .mustRefuse
         }
@@ -96,11 +102,14 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .noExp: return "no exp claim: a token that never expires"
         case .noIat: return "no iat claim"
         case .emptySub: return "sub is an empty string: no one"
+        case .emptyJti: return "jti is an empty string: a token with no identifier"
         case .issuedInFuture: return "iat 10 minutes ahead"
         case .tooOld: return "iat 70 minutes ago, exp still ahead"
         case .wrongAudience: return "a token the provider signed for another app (aud another app's ID)"
         case .audienceList: return "aud a list of the app and another app"
         case .wrongIssuer: return "iss is https://issuer.invalid"
+        case .issuerPrefix: return "iss is the provider's issuer followed by .evil.example: it begins with the issuer"
+        case .issuerSuffix: return "iss is https://evil.example/ followed by the provider's issuer: it ends with the issuer"
         case .wrongNonce: return "nonce differs from the one the backend expects"
         case .noNonce: return "no nonce claim, while the backend expects one"
         case .rawNonceUnhashed: return "the nonce claim is the raw nonce itself, not its SHA-256"
@@ -128,6 +137,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .duplicateClaim: return "sub twice, the second another user's; signature valid"
         case .nonCanonicalBase64URL: return "payload base64url with non-zero unused bits; signature valid over it"
         case .hugeToken: return "a 48 KiB claim: a token of about 66 KB, signature valid"
+        case .extraSegment: return "a good token with a fourth segment after it (.e30)"
+        case .whitespaceInSignature: return "a space in the middle of the signature segment; the same bytes without it"
         }
     }
 
@@ -139,10 +150,12 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .noExp: return "Validation: exp; OIDC Core 2 (exp is required)"
         case .noIat: return "OIDC Core 2 (iat is required)"
         case .emptySub: return "OIDC Core 2 (sub identifies the person: never empty)"
+        case .emptyJti: return "RFC 7519 section 4.1.7 (jti identifies the token: never empty)"
         case .issuedInFuture, .tooOld: return "OIDC Core 3.1.3.7 step 10 (iat); RFC 8725 section 3.10"
         case .wrongAudience: return "Validation: aud is your app ID; RFC 8725 section 3.9"
         case .audienceList: return "OIDC Core 3.1.3.7 step 3 (no audience the app does not trust)"
         case .wrongIssuer: return "Validation: iss; RFC 8725 section 3.8"
+        case .issuerPrefix, .issuerSuffix: return "Validation: iss, compared exactly (never a prefix or suffix match); RFC 8725 section 3.8"
         case .wrongNonce, .noNonce: return "Validation: nonce; OIDC Core 3.1.3.7 step 11"
         case .rawNonceUnhashed: return "Validation: nonce is the SHA-256 of the raw nonce the app kept"
         case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "Validation: RS256 signature; RFC 7515 section 5.2"
@@ -160,6 +173,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .duplicateClaim: return "RFC 7519 section 4; RFC 8259 section 4 (names should be unique)"
         case .nonCanonicalBase64URL: return "RFC 7515 section 2 and RFC 4648 section 3.5 (canonical encoding)"
         case .hugeToken: return "RFC 8725 section 3.11 (bounded input)"
+        case .extraSegment: return "RFC 7515 section 7.1 (exactly three segments)"
+        case .whitespaceInSignature: return "RFC 7515 section 2 (base64url: no whitespace)"
         }
     }
 
@@ -171,11 +186,13 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .noExp: return "refuse a token without exp"
         case .noIat: return "refuse a token without iat (its age cannot be judged)"
         case .emptySub: return "refuse a token whose sub is missing or empty"
+        case .emptyJti: return "refuse a token whose jti is missing or empty"
         case .issuedInFuture: return "refuse when iat > now + leeway"
         case .tooOld: return "refuse a token issued longer ago than you accept (an hour, as the iOS SDK)"
         case .wrongAudience: return "refuse unless aud is exactly your app ID"
         case .audienceList: return "refuse a list of audiences, or any audience you do not trust"
         case .wrongIssuer: return "refuse unless iss is the provider's issuer"
+        case .issuerPrefix, .issuerSuffix: return "compare iss with the issuer exactly, byte for byte, never with hasPrefix, hasSuffix or contains"
         case .wrongNonce, .noNonce: return "compare the nonce claim with the one the app sent, and refuse when missing"
         case .rawNonceUnhashed: return "hash the raw nonce the app sends (SHA-256, hex) and compare that, never the raw value"
         case .badSignature, .truncatedSignature, .signatureFromOtherToken: return "verify the RS256 signature over header.payload"
@@ -192,6 +209,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .duplicateClaim: return "refuse JSON with a name twice (a parser that keeps the last sees another user)"
         case .nonCanonicalBase64URL: return "refuse base64url with non-zero unused bits"
         case .hugeToken: return "refuse tokens over a few kilobytes before parsing them"
+        case .extraSegment: return "refuse a token that is not exactly three segments"
+        case .whitespaceInSignature: return "decode each segment as strict base64url: no whitespace"
         }
     }
 }

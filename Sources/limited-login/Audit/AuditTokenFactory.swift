@@ -35,6 +35,19 @@ struct AuditTokenFactory: Sendable {
         case .noExp: return try await mint(claims: ["exp": .null])
         case .noIat: return try await mint(claims: ["iat": .null])
         case .emptySub: return try await mint(claims: ["sub": ""])
+        case .emptyJti: return try await mint(claims: ["jti": ""])
+        case .issuerPrefix, .issuerSuffix:
+            let good = try AuditJWS(try await mint())
+            guard let payload = try? StrictJSONParser().parse(Base64URL.decode(good.payload)).objectValue, let issuer = payload["iss"]?.stringValue
+            else { throw AuditFailure("the provider minted a token without iss") }
+            let iss = auditCase == .issuerPrefix ? issuer + ".evil.example" : "https://evil.example/" + issuer
+            return try await mint(claims: ["iss": .string(iss)])
+        case .extraSegment: return try await mint() + ".e30"
+        case .whitespaceInSignature:
+            let good = try AuditJWS(try await mint())
+            let signature = Base64URL.encode(good.signature)
+            let middle = signature.index(signature.startIndex, offsetBy: signature.count / 2)
+            return good.header + "." + good.payload + "." + signature[..<middle] + " " + signature[middle...]
         case .issuedInFuture: return try await mint(defect: .issuedInFuture)
         case .tooOld: return try await mint(defect: .tooOld)
         case .wrongAudience: return try await mint(defect: .wrongAudience)
