@@ -34,6 +34,37 @@ struct StoreBoundsTests {
         }
     }
 
+    @Test("a migration whose record cannot be written leaves nothing half-made: the next run applies it whole", arguments: StoreDialect.available)
+    func migrationIsAtomic(_ dialect: StoreDialect) async throws {
+        try await withFreshStore(dialect) { store in
+            // Back to before 0012, and a record of it that cannot be written (as a full disk would refuse it).
+            let (block, unblock) =
+                dialect == .postgres
+                ? (
+                    "ALTER TABLE ll_schema_migrations ADD CONSTRAINT block_0012 CHECK (name <> '0012_revoked_access_tokens') NOT VALID",
+                    "ALTER TABLE ll_schema_migrations DROP CONSTRAINT block_0012"
+                )
+                : (
+                    "CREATE TRIGGER block_0012 BEFORE INSERT ON ll_schema_migrations BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+                    "DROP TRIGGER block_0012"
+                )
+            for statement in [
+                "ALTER TABLE ll_access_tokens DROP COLUMN revoked",
+                "DELETE FROM ll_schema_migrations WHERE name = '0012_revoked_access_tokens'",
+                block,
+            ] {
+                try await store.db.raw(SQLQueryString(statement)).run()
+            }
+            await #expect(throws: (any Error).self) { try await StoreMigrations.run(on: store.db) }
+            // The column went with the transaction, so the migration runs again cleanly.
+            try await store.db.raw(SQLQueryString(unblock)).run()
+            try await StoreMigrations.run(on: store.db)
+            let names = try await store.db.select().column("name").from("ll_schema_migrations").all(decodingColumn: "name", as: String.self)
+            #expect(names.contains("0012_revoked_access_tokens"))
+            #expect(try await store.revokeAccessTokens(appID: "none", userID: "none") == 0, "the revoked column is there")
+        }
+    }
+
     @Test("used forms of the old table are still used after 0007_compact_used_forms", arguments: StoreDialect.available)
     func usedFormsCarriedOver(_ dialect: StoreDialect) async throws {
         try await withFreshStore(dialect) { store in

@@ -239,8 +239,15 @@ enum StoreMigrations {
         ).run()
     }
 
-    /// Applies every migration not yet recorded, in order.
+    /// Applies every migration not yet recorded, in order. Each runs in a transaction with its record (SQLite
+    /// and PostgreSQL both take schema changes in one), so a migration stopped partway (a full disk, a lost
+    /// connection, a killed process) leaves no half-made change that its next run would trip over. `db` is one
+    /// connection: `withSession` holds one for the whole run, even when `db` is a pool.
     static func run(on db: any SQLDatabase) async throws {
+        try await db.withSession { session in try await run(onOneConnection: session) }
+    }
+
+    private static func run(onOneConnection db: any SQLDatabase) async throws {
         try await db.create(table: "ll_schema_migrations")
             .ifNotExists()
             .column("name", type: .text, .primaryKey(autoIncrement: false))
@@ -250,11 +257,18 @@ enum StoreMigrations {
             try await db.select().column("name").from("ll_schema_migrations")
                 .all(decodingColumn: "name", as: String.self))
         for migration in all where !applied.contains(migration.name) {
-            try await migration.apply(db)
-            try await db.insert(into: "ll_schema_migrations")
-                .columns("name", "applied_at")
-                .values(migration.name, ProviderTime.now())
-                .run()
+            try await db.raw("BEGIN").run()
+            do {
+                try await migration.apply(db)
+                try await db.insert(into: "ll_schema_migrations")
+                    .columns("name", "applied_at")
+                    .values(migration.name, ProviderTime.now())
+                    .run()
+                try await db.raw("COMMIT").run()
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
         }
     }
 }
