@@ -10,15 +10,25 @@ import Testing
 /// person: what a C or C# caller sends and receives. Serialized: the library's state is process-wide.
 @Suite("C library: the entry points against a provider on loopback", .serialized)
 struct NativeEntryPointTests {
-    @Test("a limited login: accepted at once, the Unity-shaped result through the callback, then the current token and profile, then log-out")
-    func limitedLogin() async throws {
+    /// A provider on loopback, the library initialized for the test app with a fresh state file, a callback
+    /// registered (and unregistered after `body`), and Alice as the scripted person, unticking `untick`.
+    func withAliceReady(
+        untick: String?, _ body: @Sendable (_ baseURL: String, _ inbox: ResultInbox, _ state: String) async throws -> Void
+    ) async throws {
         try await withLiveProvider(TestFixtures.configuration(publicBaseURL: nil)) { baseURL, _, _ in
             let inbox = ResultInbox()
             let state = temporaryStatePath()
             #expect(take(LLFBInit(TestFixtures.appID, baseURL, state)) == "{}")
             inbox.register()
             defer { LLFBSetResultCallback(nil, nil) }
-            #expect(take(LLFBUseScriptedPerson("alice@example.com", "alice-pass", "email", 0)) == "{}")
+            #expect(take(LLFBUseScriptedPerson("alice@example.com", "alice-pass", untick, 0)) == "{}")
+            try await body(baseURL, inbox, state)
+        }
+    }
+
+    @Test("a limited login: accepted at once, the Unity-shaped result through the callback, then the current token and profile, then log-out")
+    func limitedLogin() async throws {
+        try await withAliceReady(untick: "email") { _, inbox, state in
 
             #expect(
                 take(LLFBLoginWithTrackingPreference(7, "email,user_birthday,user_hometown", "limited", "swift-nonce")) == #"{"callback_id":"7"}"#)
@@ -52,13 +62,7 @@ struct NativeEntryPointTests {
 
     @Test("LLFBInit again with the same state file while a login runs: the current-value calls see that login's token")
     func initAgainDuringALogin() async throws {
-        try await withLiveProvider(TestFixtures.configuration(publicBaseURL: nil)) { baseURL, _, _ in
-            let inbox = ResultInbox()
-            let state = temporaryStatePath()
-            #expect(take(LLFBInit(TestFixtures.appID, baseURL, state)) == "{}")
-            inbox.register()
-            defer { LLFBSetResultCallback(nil, nil) }
-            #expect(take(LLFBUseScriptedPerson("alice@example.com", "alice-pass", nil, 0)) == "{}")
+        try await withAliceReady(untick: nil) { baseURL, inbox, state in
             #expect(take(LLFBLoginWithTrackingPreference(11, "", "limited", nil)) == #"{"callback_id":"11"}"#)
             // As a Unity domain reload does: init again at once, and read the current token before the login ends.
             #expect(take(LLFBInit(TestFixtures.appID, baseURL, state)) == "{}")

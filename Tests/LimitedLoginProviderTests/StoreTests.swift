@@ -99,6 +99,27 @@ struct StoreTests {
         await store.close()
     }
 
+    @Test(
+        "two nodes on one PostgreSQL database: a fresh read sees the other node's new secret at once, and app-scoped IDs are not kept",
+        arguments: StoreDialect.available.filter { $0 == .postgres })
+    func freshReadsAcrossNodes(dialect: StoreDialect) async throws {
+        let location = try await dialect.freshLocation()
+        let nodeA = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        let nodeB = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        try await FixtureLoader(store: nodeA).load(TestFixtures.fixtures)
+        let before = try #require(try await nodeB.app(id: TestFixtures.appID))
+        var rotated = try #require(try await nodeA.app(id: TestFixtures.appID))
+        rotated.secret = "rotated-through-node-a"
+        #expect(try await nodeA.updateApp(rotated))
+        #expect(try await nodeB.app(id: TestFixtures.appID, fresh: true)?.secret == "rotated-through-node-a")
+        #expect(before.secret != "rotated-through-node-a")
+        #expect(nodeB.caches.appScopedIDs.value(for: TestFixtures.appID + " " + TestFixtures.alice) == nil)
+        _ = try await nodeB.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
+        #expect(nodeB.caches.appScopedIDs.value(for: TestFixtures.appID + " " + TestFixtures.alice) == nil, "not kept on a shared database")
+        await nodeB.close()
+        await nodeA.close()
+    }
+
     @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive", arguments: StoreDialect.available)
     func duplicates(_ dialect: StoreDialect) async throws {
         let store = try await openStore(dialect)

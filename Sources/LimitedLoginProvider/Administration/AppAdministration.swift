@@ -30,7 +30,9 @@ extension AdminOperations {
     }
 
     func editApp(id: String, _ edit: AppEdit) async throws -> ProviderFixtures.App {
-        guard var app = try await store.app(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
+        // From the database: a record this node cached may predate another node's change (a new secret), which
+        // writing it back would undo.
+        guard var app = try await store.app(id: id, fresh: true) else { throw AdminError.notFound("No app with ID \(id).") }
         guard edit != AppEdit(newSecret: false), edit != AppEdit() else {
             throw AdminError.badRequest(
                 "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming, require_appsecret_proof, deauthorize_callback_url, data_deletion_callback_url and mode."

@@ -42,7 +42,8 @@ extension AdminOperations {
         if let unknown = changes.keys.first(where: { !ProviderFixtures.User.editableFields.contains($0) }) {
             throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
         }
-        guard let existing = try await store.user(idOrEmail: idOrEmail) else {
+        // From the database (as editApp): a cached record written back could undo another node's change.
+        guard let found = try await store.user(idOrEmail: idOrEmail), let existing = try await store.user(id: found.id, fresh: true) else {
             throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
         }
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1

@@ -50,9 +50,10 @@ extension ProviderStore {
         caches.apps.remove(app.id)
     }
 
-    /// The app with this ID, or nil.
-    package func app(id: String) async throws(StoreError) -> AppRecord? {
-        if let cached = caches.apps.value(for: id) { return cached }
+    /// The app with this ID, or nil. `fresh`: read from the database, not from this node's cache (for an edit
+    /// that writes the record back).
+    package func app(id: String, fresh: Bool = false) async throws(StoreError) -> AppRecord? {
+        if !fresh, let cached = caches.apps.value(for: id) { return cached }
         let app = try await run("app \(id)") {
             try await db.select().column("*").from("ll_apps").where("id", .equal, id)
                 .first(decoding: AppRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record

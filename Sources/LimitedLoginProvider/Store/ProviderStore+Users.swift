@@ -91,9 +91,10 @@ extension ProviderStore {
         caches.users.remove(user.id)
     }
 
-    /// The test user with this ID, or nil.
-    package func user(id: String) async throws(StoreError) -> TestUserRecord? {
-        if let cached = caches.users.value(for: id) { return cached }
+    /// The test user with this ID, or nil. `fresh`: read from the database, not from this node's cache (for an
+    /// edit that writes the record back).
+    package func user(id: String, fresh: Bool = false) async throws(StoreError) -> TestUserRecord? {
+        if !fresh, let cached = caches.users.value(for: id) { return cached }
         let user = try await run("user \(id)") {
             try await db.select().column("*").from("ll_users").where("id", .equal, id)
                 .first(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase)?.record

@@ -4,10 +4,11 @@ import Synchronization
 /// A small in-memory cache in front of the store for values read on every dialog request.
 ///
 /// Entries live `lifetime` seconds (forever when nil, for values that never change once made, such as
-/// app-scoped IDs). This node's own writes invalidate at once. Another node's writes to a shared database
-/// would show up here only after `lifetime` (a deleted session honoured, an edit made from a stale app
-/// undoing a secret rotation), so on a shared database the cache is off (`enabled` false): every read goes
-/// to the database. The cache is emptied when it reaches `capacity` entries, so memory stays bounded without
+/// app-scoped IDs). This node's own writes invalidate at once; another node's writes to a shared database
+/// show up here within `lifetime`. A cache whose values could be wrong for longer than that on a shared
+/// database is off there (`enabled` false: every read goes to the database). Edits that read a record to
+/// write it back read it from the database (`fresh`), so a value cached here never overwrites another
+/// node's change. The cache is emptied when it reaches `capacity` entries, so memory stays bounded without
 /// bookkeeping on the hot path.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
@@ -71,9 +72,12 @@ final class StoreCaches: Sendable {
 
     init(isSoleWriter: Bool) {
         self.isSoleWriter = isSoleWriter
-        apps = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
-        users = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
-        sessions = ReadCache(lifetime: Self.referenceLifetime, enabled: isSoleWriter)
+        // Apps, users and sessions: at most `referenceLifetime` old on a shared database (docs/PROVIDER.md says
+        // so; without them two PostgreSQL nodes served 40 % fewer tokens, docs/PERFORMANCE.md "nodes").
+        apps = ReadCache(lifetime: Self.referenceLifetime)
+        users = ReadCache(lifetime: Self.referenceLifetime)
+        sessions = ReadCache(lifetime: Self.referenceLifetime)
+        // Kept forever, so only where nobody else writes: a reset and import through another node makes them anew.
         appScopedIDs = ReadCache(lifetime: nil, enabled: isSoleWriter)
     }
 
@@ -97,8 +101,7 @@ final class StoreCaches: Sendable {
     /// The last time this node recorded as the used forms' horizon (``ProviderStore/purgeUsedFormTokens(settled:)``).
     let usedFormsHorizon = Atomic<Int64>(0)
 
-    /// How long apps, users and sessions read from the store are reused by this node (the sole writer only:
-    /// on a shared database these caches are off, as the grants' are).
+    /// How long apps, users and sessions read from the store are reused by this node.
     static let referenceLifetime: Duration = .seconds(2)
 
     let apps: ReadCache<String, AppRecord>
@@ -106,7 +109,7 @@ final class StoreCaches: Sendable {
     /// Session hash → (user ID, expiry in epoch seconds).
     let sessions: ReadCache<String, SessionEntry>
     /// "appID userID" → ASID: never changes once made (but a reset and import through another node makes it
-    /// anew, so it is not kept on a shared database either).
+    /// anew, so it is not kept on a shared database).
     let appScopedIDs: ReadCache<String, String>
 
     /// When expired sessions and authorization codes were last purged.
