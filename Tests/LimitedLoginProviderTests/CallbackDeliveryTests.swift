@@ -251,6 +251,11 @@ struct CallbackDeliveryTests {
                 client, "/_admin/apps/\(TestFixtures.appID)", method: .post, json: #"{"deauthorize_callback_url": "ftp://app.example/x"}"#)
             #expect(bad.status == .badRequest)
             #expect(bad.message?.contains("deauthorize_callback_url \"ftp://app.example/x\" must be an http or https URL") == true, "\(bad.object)")
+            // A port no connection can use (the HTTP client would trap on it when the callback is posted).
+            let badPort = try await admin(
+                client, "/_admin/apps/\(TestFixtures.appID)", method: .post, json: #"{"deauthorize_callback_url": "http://127.0.0.1:99999/x"}"#)
+            #expect(badPort.status == .badRequest)
+            #expect(badPort.message?.contains("a port of 1 to 65535") == true, "\(badPort.object)")
             let noURL = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/data-deletion", method: .post, json: #"{"user_id": "100001"}"#)
             #expect(
                 noURL.status == .badRequest

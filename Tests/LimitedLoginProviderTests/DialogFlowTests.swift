@@ -218,15 +218,19 @@ struct DialogFlowTests {
         }
     }
 
+    /// Alice's form_post answer to `redirect`, its Content-Security-Policy and that policy's directives.
+    func formPost(to redirect: String, _ client: any TestClientProtocol) async throws -> (post: Page, policy: String, directives: [String]) {
+        let browser = DialogBrowser(client: client)
+        let post = try await browser.logIn(dialogPath(redirectURI: redirect, extra: [("response_mode", "form_post")]), as: TestFixtures.alice)
+        #expect(post.status == .ok, "\(post.body.prefix(300))")
+        let policy = try #require(post.headers[.init("Content-Security-Policy")!])
+        return (post, policy, policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
     @Test("a ; or , in a loopback redirect URI cannot add directives to the form_post page's Content-Security-Policy")
     func formPostPolicyInjection() async throws {
         try await withProvider { client, _ in
-            let browser = DialogBrowser(client: client)
-            let redirect = "http://127.0.0.1:5000/cb;script-src-elem%20*,x?a=1;b"
-            let post = try await browser.logIn(dialogPath(redirectURI: redirect, extra: [("response_mode", "form_post")]), as: TestFixtures.alice)
-            #expect(post.status == .ok, "\(post.body.prefix(300))")
-            let policy = try #require(post.headers[.init("Content-Security-Policy")!])
-            let directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let (_, policy, directives) = try await formPost(to: "http://127.0.0.1:5000/cb;script-src-elem%20*,x?a=1;b", client)
             #expect(directives.count == 4, "\(policy)")
             #expect(directives.last == "form-action http://127.0.0.1:5000/cb%3Bscript-src-elem%20*%2Cx", "\(policy)")
             #expect(!policy.contains("script-src-elem *"))
@@ -250,13 +254,9 @@ struct DialogFlowTests {
     @Test("form_post to an IPv6 loopback redirect: form-action is the scheme (a CSP host source cannot hold [::1])")
     func formPostIPv6Loopback() async throws {
         try await withProvider { client, _ in
-            let browser = DialogBrowser(client: client)
             let redirect = "http://[::1]:8000/cb"
-            let post = try await browser.logIn(dialogPath(redirectURI: redirect, extra: [("response_mode", "form_post")]), as: TestFixtures.alice)
-            #expect(post.status == .ok, "\(post.body.prefix(300))")
+            let (post, policy, directives) = try await formPost(to: redirect, client)
             #expect(post.body.contains("action=\"\(redirect)\""))
-            let policy = try #require(post.headers[.init("Content-Security-Policy")!])
-            let directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(directives.last == "form-action http:", "\(policy)")
         }
     }

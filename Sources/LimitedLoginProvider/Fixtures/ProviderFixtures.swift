@@ -95,7 +95,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         static func problem(withCallbackURL url: String, named name: String) -> String? {
             guard url.utf8.count <= 2048, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty, parsed.fragment == nil,
-                (1...65535).contains(parsed.port ?? 80)
+                parsed.url?.hasUsablePort == true
             else {
                 return "\(name) \"\(url)\" must be an http or https URL with a host and a port of 1 to 65535 (no fragment), at most 2048 characters"
             }
