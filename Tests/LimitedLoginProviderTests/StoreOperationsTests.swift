@@ -119,6 +119,52 @@ struct StoreOperationsTests {
         }
     }
 
+    @Test(
+        "rotations made at once, their statements interleaved, leave exactly one key unretired: the last one's",
+        arguments: StoreDialect.available)
+    func interleavedRotations(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let old = SigningKeyRecord(keyID: "kid-old", privateKeyPEM: "pem", createdAt: 10, signsFrom: 10, retiredAt: nil)
+            let first = SigningKeyRecord(keyID: "kid-first", privateKeyPEM: "pem", createdAt: 100, signsFrom: 100, retiredAt: nil)
+            let second = SigningKeyRecord(keyID: "kid-second", privateKeyPEM: "pem", createdAt: 100, signsFrom: 160, retiredAt: nil)
+            // Both new keys are stored before either rotation retires anything (two admin calls at once).
+            try await store.insertSigningKey(old)
+            try await store.insertSigningKey(first)
+            try await store.insertSigningKey(second)
+            try await store.retireSigningKeys(exceptLatest: first.keyID, at: first.signsFrom)
+            try await store.retireSigningKeys(exceptLatest: second.keyID, at: second.signsFrom)
+            let retired = Dictionary(uniqueKeysWithValues: try await store.signingKeys().map { ($0.keyID, $0.retiredAt ?? -1) })
+            #expect(
+                retired == ["kid-old": 100, "kid-first": 160, "kid-second": -1], "the first signs from 100 to 160, then the second (-1: not retired)")
+
+            // A later rotation that signs sooner cancels the scheduled one; the key it retires is not brought back.
+            let third = SigningKeyRecord(keyID: "kid-third", privateKeyPEM: "pem", createdAt: 120, signsFrom: 120, retiredAt: nil)
+            try await store.insertSigningKey(third)
+            try await store.retireSigningKeys(exceptLatest: third.keyID, at: third.signsFrom)
+            let after = Dictionary(uniqueKeysWithValues: try await store.signingKeys().map { ($0.keyID, $0.retiredAt ?? -1) })
+            #expect(after == ["kid-old": 100, "kid-first": 120, "kid-second": 120, "kid-third": -1])
+
+            // A rotation whose key a drop beside it removed changes nothing.
+            try await store.deleteSigningKey(keyID: "kid-third")
+            try await store.retireSigningKeys(exceptLatest: "kid-third", at: 130)
+            #expect(try await store.signingKeys().map(\.retiredAt) == [100, 120, 120])
+        }
+    }
+
+    @Test("two drop_previous rotations at once leave one key, not none", arguments: StoreDialect.available)
+    func interleavedDrops(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            for keyID in ["kid-old", "kid-first", "kid-second"] {
+                try await store.insertSigningKey(SigningKeyRecord(keyID: keyID, privateKeyPEM: "pem", createdAt: 10, signsFrom: 10, retiredAt: nil))
+            }
+            try await store.deleteSigningKeys(exceptLatest: "kid-first")
+            try await store.deleteSigningKeys(exceptLatest: "kid-second")
+            #expect(
+                try await store.signingKeys().map(\.keyID) == ["kid-first"], "the second's key went with the first's drop; its own drop found it gone"
+            )
+        }
+    }
+
     @Test("reset removes apps, users and grants", arguments: StoreDialect.available)
     func reset(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in

@@ -82,16 +82,14 @@ public final class SigningKeyring: Sendable {
         let record = SigningKeyRecord(
             keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
         )
-        let previous = try await store.signingKeys()
         // The new key first: a reload between these statements (another node's, or /health) always finds a key
-        // to sign with, and a failure after the insert leaves the old keys where they were, not none.
+        // to sign with, and a failure after the insert leaves the old keys where they were, not none. Then the
+        // others retire (or go) in one statement each, which also settles rotations made at the same moment.
         try await store.insertSigningKey(record)
-        for old in previous {
-            if dropPrevious {
-                try await store.deleteSigningKey(keyID: old.keyID)
-            } else if old.retiredAt == nil || (old.retiredAt ?? 0) > record.signsFrom {
-                try await store.retireSigningKey(keyID: old.keyID, at: record.signsFrom)
-            }
+        if dropPrevious {
+            try await store.deleteSigningKeys(exceptLatest: record.keyID)
+        } else {
+            try await store.retireSigningKeys(exceptLatest: record.keyID, at: record.signsFrom)
         }
         try await reload()
         return record

@@ -56,6 +56,38 @@ extension ProviderStore {
         }
     }
 
+    /// Makes `keyID` the latest rotation's key, in one statement: every other key that would sign at or after
+    /// `time` (not retired, or retiring later) retires at `time`, and `keyID` itself is not retired. Nothing
+    /// changes when `keyID` is gone (a `drop_previous` rotation beside this one removed it).
+    ///
+    /// One statement, so that rotations made at once (through one node or several) leave exactly one key
+    /// that is not retired, whatever their order: the one whose statement ran last, as if they had run one
+    /// after another. Each reading the keys first and retiring what it had read left every new key unretired.
+    func retireSigningKeys(exceptLatest keyID: String, at time: Int64) async throws(StoreError) {
+        try await run("signing key \(keyID)") {
+            try await db.raw(
+                """
+                UPDATE ll_signing_keys SET retired_at = CASE WHEN key_id = \(bind: keyID) THEN NULL ELSE \(bind: time) END \
+                WHERE (key_id = \(bind: keyID) OR retired_at IS NULL OR retired_at > \(bind: time)) \
+                AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
+                """
+            ).run()
+        }
+    }
+
+    /// Removes every key but `keyID`, in one statement; nothing when `keyID` is gone (a `drop_previous`
+    /// rotation beside this one removed it), so that two such rotations at once leave one key, not none.
+    func deleteSigningKeys(exceptLatest keyID: String) async throws(StoreError) {
+        try await run("signing key \(keyID)") {
+            try await db.raw(
+                """
+                DELETE FROM ll_signing_keys WHERE key_id <> \(bind: keyID) \
+                AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
+                """
+            ).run()
+        }
+    }
+
     /// Removes a key that is past its retention.
     func deleteSigningKey(keyID: String) async throws(StoreError) {
         try await run("signing key \(keyID)") {
