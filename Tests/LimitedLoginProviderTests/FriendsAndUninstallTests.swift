@@ -132,6 +132,25 @@ struct FriendsAndUninstallTests {
         }
     }
 
+    @Test("uninstall and status take a token that has not expired however old it is (a minted two-hour token, four thousand seconds on)")
+    func longLivedTokenComesBack() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            _ = try await DialogBrowser(client: client).logIn(dialogPath(), as: TestFixtures.alice)
+            let minted = try await admin(
+                client, "/_admin/tokens", method: .post,
+                json: #"{"app_id":"\#(TestFixtures.appID)","user":"alice@example.com","lifetime":7200}"#)
+            let token = try #require(minted.object["id_token"]?.stringValue, "\(minted.message ?? "")")
+            let moved = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance": 4000}"#)
+            #expect(moved.status == .ok, "\(moved.message ?? "")")
+            let status = try await client.execute(uri: "/platform/oidc/status?id_token=\(token)", method: .get)
+            #expect(status.status == .ok && status.headers[.init("fb-s")!] == "connected", "\(String(buffer: status.body))")
+            let removed = try await uninstall(client, token: token, appID: TestFixtures.appID)
+            #expect(removed.0 == .ok, "\(removed.1)")
+            #expect(removed.1 == #"{"success":true}"#)
+            #expect(try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice)?.installed == false)
+        }
+    }
+
     @Test("uninstall refuses another app's token, a forged token, an unknown app and missing fields, changing nothing")
     func uninstallRefusals() async throws {
         try await withProvider { client, provider in

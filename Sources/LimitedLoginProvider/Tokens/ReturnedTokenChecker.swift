@@ -14,13 +14,17 @@ struct ReturnedTokenChecker: Sendable {
             throw .keySetUnavailable("the provider cannot read its own keys")
         }
         var configuration = VerifierConfiguration(appID: appID, allowedIssuers: [services.urls.issuer])
-        if acceptingExpired {
-            configuration.leeway = 365 * 24 * 3600
-            configuration.maximumTokenAge = 366 * 24 * 3600
-        }
+        // The provider's own tokens end at their `exp`, whatever their age: a token minted to live ten years,
+        // or issued with `--id-token-lifetime` over an hour, is good until then (a backend's verifier keeps
+        // its maximum age; the provider knows what it issued).
+        configuration.maximumTokenAge = Self.unlimitedAge
+        if acceptingExpired { configuration.leeway = Self.unlimitedAge }
         let verifier = TokenVerifier(configuration: configuration, keys: keySet, clock: ProviderVerifierClock(clock: services.clock))
         return try await verifier.verify(token, nonce: .notChecked)
     }
+
+    /// Longer than any time a token can carry (the year 9999 is the last a claim may name).
+    static let unlimitedAge: TimeInterval = 10_000 * 366 * 24 * 3600
 }
 
 /// The provider's clock as the verifier reads time: a token the provider issued at a moved time comes back
