@@ -50,8 +50,20 @@ final class SpawnedGroup: Sendable {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
+        // Only the standard streams go to the command: serve's listening socket, its event loops' descriptors
+        // and the store's file would otherwise stay open in whatever the command leaves running (a daemon it
+        // starts keeps the port bound after serve has exited).
+        var fileActions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fileActions)
+        defer { posix_spawn_file_actions_destroy(&fileActions) }
+        #if canImport(Glibc)
+        closeAboveStandardStreams(&fileActions)
+        #elseif canImport(Darwin)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&fileActions, descriptor) }
+        #endif
         var pid = pid_t()
-        let result = posix_spawn(&pid, shell, nil, &attributes, &argv, &envp)
+        let result = posix_spawn(&pid, shell, &fileActions, &attributes, &argv, &envp)
         guard result == 0 else {
             throw SpawnError(description: "cannot start \(shell): \(String(cString: strerror(result)))")
         }
@@ -62,6 +74,25 @@ final class SpawnedGroup: Sendable {
         }
         return SpawnedGroup(pid: pid, tookTerminal: tookTerminal)
     }
+
+    #if canImport(Glibc)
+    /// Closes every descriptor above the standard streams in the child: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; looked up at run time, as Swift's Glibc
+    /// module does not declare it), else each descriptor open now is marked close-on-exec.
+    private static func closeAboveStandardStreams(_ fileActions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"),
+            unsafeBitCast(symbol, to: CloseFrom.self)(&fileActions, 3) == 0
+        {
+            return
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in names.compactMap(Int32.init) where descriptor > 2 {
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+    #endif
 
     /// Waits (on a thread of its own: `waitpid` blocks) until the command's shell has exited; its status,
     /// 128 + the signal when a signal ended it.

@@ -44,6 +44,30 @@ struct ServeExecTests {
         #expect(gone, "the background backend \(backend) is still running")
     }
 
+    @Test("CMD gets the standard streams only: nothing it leaves running holds serve's port after serve exits")
+    func onlyStandardStreams() async throws {
+        let folder = try Self.folder()
+        let pidFile = folder.appendingPathComponent("daemon.pid")
+        // A daemon as `pg_ctl start` makes one: its own session, streams closed, still running when CMD exits.
+        let result = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", ":memory:", "--exec",
+            "ls /proc/$$/fd; setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $! > '\(pidFile.path)'; sleep 0.2",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        // The shell's own streams, plus the descriptor `ls` reads the folder with (no pipeline: the shell would
+        // hold its ends while `ls` looks).
+        let descriptors = result.output.split(separator: "\n").compactMap { Int($0) }
+        #expect(descriptors.count >= 3 && descriptors.filter { $0 > 2 }.count <= 1, "\(result.output)")
+        let daemon = try Self.pid(in: pidFile)
+        defer { kill(daemon, SIGKILL) }
+        if !Self.ended(daemon) {
+            let sockets = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon)/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon)/fd/\($0)")
+            }.filter { $0.hasPrefix("socket:") }
+            #expect(sockets.isEmpty, "the daemon holds \(sockets)")
+        }
+    }
+
     @Test("CMD runs under bash when installed, with this binary's folder first on PATH")
     func shellAndPath() async throws {
         let result = try await CLIProcess.run([
