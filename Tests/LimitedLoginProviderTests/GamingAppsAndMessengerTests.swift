@@ -51,6 +51,19 @@ struct GamingAppsAndMessengerTests {
             #expect(claims.picture?.contains(claims.sub) == true)
             #expect(claims.userAgeRange == UserAgeRange(min: 18, max: 20), "the explicit range, with no birthday")
 
+            // A classic login's token refreshed (fb_extend_sso_token) keeps graph_domain=gaming.
+            let classic = try await DialogBrowser(client: client).logIn(
+                dialogPath(
+                    appID: "7777", redirectURI: "http://127.0.0.1:9/cb", scope: "gaming_profile", limited: false, responseType: "token,graph_domain"),
+                as: "300001")
+            #expect(try classic.redirectParameters().single("graph_domain") == "gaming")
+            let accessToken = try #require(try classic.redirectParameters().single("access_token"))
+            let refreshed = try await client.execute(
+                uri: "/v21.0/oauth/access_token?grant_type=fb_extend_sso_token&access_token=\(accessToken)", method: .get)
+            #expect(refreshed.status == .ok, "\(String(buffer: refreshed.body))")
+            let extended = try #require(try StrictJSONParser().parse(Array(String(buffer: refreshed.body).utf8)).objectValue)
+            #expect(extended["graph_domain"] == "gaming")
+
             // The same person in an ordinary app: graph_domain=facebook.
             let ordinary = try await DialogBrowser(client: client).logIn(
                 dialogPath(redirectURI: "http://127.0.0.1:9/cb", scope: "openid,public_profile"), as: "300001"

@@ -41,7 +41,7 @@ struct AccessTokenGrants: Sendable {
                         "expires_at": .number(Double(ProviderTime.now() + issued.expiresIn)),
                         "expires_in": .number(Double(issued.expiresIn)),
                         "data_access_expiration_time": .number(Double(issued.dataAccessExpiresAt)),
-                        "graph_domain": "facebook",
+                        "graph_domain": .string(app.graphDomain),
                     ]))
             default:
                 throw GraphError("Unsupported grant_type \(grantType).", code: 100)
