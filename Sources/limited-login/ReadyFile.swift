@@ -21,4 +21,13 @@ enum ReadyFile {
     static func write(_ document: JSONValue, to path: String) throws(PrivateFile.Problem) {
         try PrivateFile.write(Data(JSONSerializer.prettyPrinted(document).utf8 + [UInt8(ascii: "\n")]), to: path)
     }
+
+    /// Removes the file, at start (a file left by an earlier run would be read as this run's: its URL, its
+    /// admin token, its process ID to stop) and when serve stops (the provider it describes is gone). A file
+    /// that is not there is fine; one that cannot be removed is reported.
+    static func remove(_ path: String) {
+        if unlink(path) != 0, errno != ENOENT {
+            printErrorLine("limited-login serve: cannot remove the ready file \(path): \(String(cString: strerror(errno)))")
+        }
+    }
 }

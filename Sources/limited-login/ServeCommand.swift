@@ -101,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("ready-file"),
         help:
-            "Write a JSON object (url, issuer, discovery_url, jwks_url, admin_token, apps, users) to this file once the provider accepts connections."
+            "Write a JSON object (url, issuer, discovery_url, jwks_url, certs_url, admin_token, pid, apps, users) to this file once the provider accepts connections; removed at start and when serve stops."
     )
     var readyFile: String?
 
@@ -209,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure.fail("limited-login serve: \(problem).", code: 73)
             }
         }
+        if let readyFile { ReadyFile.remove(readyFile) }
         let logger = (LogFormat(rawValue: logFormat) ?? .text).logger(level: Logger.Level(rawValue: logLevel) ?? .info)
         let store: StoreLocation
         let loadedFixtures: ProviderFixtures?
@@ -293,10 +294,14 @@ struct ServeCommand: AsyncParsableCommand {
         throw ExitCode(status)
     }
 
-    /// `--export-on-exit`: the state written once the server has stopped, before the store closes.
+    /// What serve does once the server has stopped, before the store closes: the ready file removed, and with
+    /// `--export-on-exit` the state written.
     private var exportState: @Sendable (LimitedLoginProvider) async -> Void {
         let path = exportOnExit
+        let readyFile = self.readyFile
         return { provider in
+            // The server has stopped: the ready file no longer describes a provider.
+            if let readyFile { ReadyFile.remove(readyFile) }
             guard let path else { return }
             do {
                 let data = try await provider.exportState(includingKeys: true)

@@ -59,7 +59,8 @@ final class SpawnedGroup: Sendable {
         #if canImport(Glibc)
         closeAboveStandardStreams(&fileActions)
         #elseif canImport(Darwin)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
         for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addinherit_np(&fileActions, descriptor) }
         #endif
         var pid = pid_t()

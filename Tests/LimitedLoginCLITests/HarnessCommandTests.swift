@@ -135,8 +135,11 @@ struct HarnessCommandTests {
     func exec() async throws {
         let directory = try folder()
         let ready = directory.appendingPathComponent("ready.json").path
+        let copy = directory.appendingPathComponent("ready-copy.json").path
         let script = """
             test -s "\(ready)" || exit 90
+            cp "\(ready)" "\(copy)"
+            test "$(stat -c %a "\(ready)")" = 600 || exit 89
             test -n "$LIMITED_LOGIN_URL" && test "$LIMITED_LOGIN_ISSUER" = "$LIMITED_LOGIN_URL" || exit 91
             test "$LIMITED_LOGIN_APP_ID" = 1000000000000001 || exit 92
             test "$LIMITED_LOGIN_DISCOVERY_URL" = "$LIMITED_LOGIN_URL/.well-known/openid-configuration/" || exit 93
@@ -146,7 +149,8 @@ struct HarnessCommandTests {
         let run = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--ready-file", ready, "--exec", script])
         #expect(run.status == 7, "\(run.output)\(run.error)")
         #expect(run.output.isEmpty, "with --exec the banner goes to standard error: \(run.output)")
-        let document = try json(try String(contentsOfFile: ready, encoding: .utf8))
+        #expect(!FileManager.default.fileExists(atPath: ready), "the ready file goes when serve stops")
+        let document = try json(try String(contentsOfFile: copy, encoding: .utf8))
         #expect(document["admin_token"]?.stringValue?.hasPrefix("admin-") == true)
         #expect(document["apps"]?.arrayValue?.first?.objectValue?["id"] == "1000000000000001")
         #expect(
@@ -156,13 +160,14 @@ struct HarnessCommandTests {
         for key in ["url", "issuer", "discovery_url", "jwks_url"] {
             #expect(document[key]?.stringValue?.hasPrefix("http://127.0.0.1:") == true, "\(key)")
         }
-        let permissions = try FileManager.default.attributesOfItem(atPath: ready)[.posixPermissions] as? Int
-        #expect(permissions == 0o600, "the ready file holds the admin token")
+        #expect(!run.error.contains("limited-login serve: cannot remove"), "\(run.error)")
         #expect(try String(contentsOfFile: directory.appendingPathComponent("token").path, encoding: .utf8).split(separator: ".").count == 3)
 
         // --export-on-exit: the state of a throwaway provider survives it, keys included.
         let state = directory.appendingPathComponent("state.json").path
-        let exported = try await CLIProcess.run(["serve", "--port", "0", "--database", ":memory:", "--export-on-exit", state, "--exec", script])
+        let exported = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", ":memory:", "--ready-file", ready, "--export-on-exit", state, "--exec", script,
+        ])
         #expect(exported.status == 7 && exported.error.contains("limited-login serve: state written to \(state)"), "\(exported.error)")
         let saved = try json(try String(contentsOfFile: state, encoding: .utf8))
         #expect(saved["app_scoped_ids"]?.arrayValue?.count == 1, "alice's sub in the demo app, made by the minted token")
@@ -173,6 +178,19 @@ struct HarnessCommandTests {
         #expect(passing.status == 0)
         let empty = try await CLIProcess.run(["serve", "--exec", " "])
         #expect(empty.status == 64 && empty.error.contains("--exec needs a command."))
+    }
+
+    @Test("a ready file left by an earlier run is removed at start, before anything can fail")
+    func staleReadyFile() async throws {
+        let directory = try folder()
+        let ready = directory.appendingPathComponent("ready.json").path
+        try Data(#"{"url":"http://127.0.0.1:1","admin_token":"old","pid":1}"#.utf8).write(to: URL(fileURLWithPath: ready))
+        // A store that cannot be opened (an empty file): serve fails to start, after the ready file went.
+        let empty = directory.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let run = try await CLIProcess.run(["serve", "--port", "0", "--database", empty, "--ready-file", ready])
+        #expect(run.status == 1, "\(run.error)")
+        #expect(!FileManager.default.fileExists(atPath: ready), "the earlier run's file would be read as this one's")
     }
 
     @Test("every serve option but --ca-file has its LIMITED_LOGIN_ variable; flags win; bad values name the variable")
