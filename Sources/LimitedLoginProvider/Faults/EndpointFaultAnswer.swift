@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LimitedLoginJOSE
+import ServiceLifecycle
 
 /// What a faulted endpoint answers (``EndpointFault``), and which endpoint a request path is.
 enum EndpointFaultAnswer {
@@ -28,7 +29,12 @@ enum EndpointFaultAnswer {
     /// The answer `fault` gives in place of `endpoint`'s, after its delay; nil for a delay alone (the
     /// usual answer follows).
     static func response(_ fault: EndpointFault, endpoint: EndpointFault.Endpoint) async throws -> Response? {
-        if fault.delay > 0 { try await Task.sleep(nanoseconds: UInt64(fault.delay * 1_000_000_000)) }
+        if fault.delay > 0 {
+            // Cut short when the server stops: a delay of minutes held a stopping provider (`serve --exec` whose
+            // command had exited) until it ran out. The request is then answered at once.
+            let nanoseconds = UInt64(fault.delay * 1_000_000_000)
+            do { try await cancelWhenGracefulShutdown { try await Task.sleep(nanoseconds: nanoseconds) } } catch is CancellationError {}
+        }
         switch fault.answer {
         case .usual:
             return nil
