@@ -133,10 +133,16 @@ struct VerifyCommand: AsyncParsableCommand {
             do {
                 verifier = try await TokenVerifier.provider(discoveryURL: url, appID: appID)
             } catch {
-                throw CommandFailure.fail(
-                    withHint(
-                        "error: cannot check the token: the discovery document at \(discoveryURL) could not be read: \(error)", Self.hint(error)),
-                    code: Self.notChecked)
+                let message = "the discovery document at \(discoveryURL) could not be read: \(error)"
+                if json {
+                    // As a key set that cannot be fetched: the token was not checked, and the JSON says so.
+                    let output: JSONValue = [
+                        "valid": false, "checked": false, "error": "discovery_unavailable", "message": .string(message),
+                    ]
+                    printLine(JSONSerializer.prettyPrinted(output))
+                    throw ExitCode(Self.notChecked)
+                }
+                throw CommandFailure.fail(withHint("error: cannot check the token: \(message)", Self.hint(error)), code: Self.notChecked)
             }
         } else if let jwksURL, let url = URL(string: jwksURL) {
             verifier = TokenVerifier(

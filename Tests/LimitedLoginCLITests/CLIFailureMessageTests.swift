@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
 
@@ -42,6 +43,12 @@ struct CLIFailureMessageTests {
             verify.error
                 == "error: cannot check the token: the discovery document at \(discovery) could not be read: the request failed: connection refused. Is the provider running? Start one with 'limited-login serve'.\n"
         )
+
+        let verifyJSON = try await CLIProcess.run(["verify", "a.b.c", "--app-id", "1", "--no-nonce", "--discovery-url", discovery, "--json"])
+        #expect(verifyJSON.status == 3)
+        let answer = try #require(try StrictJSONParser().parse(Array(verifyJSON.output.utf8)).objectValue, "\(verifyJSON.output)")
+        #expect(answer["valid"] == false && answer["checked"] == false && answer["error"] == "discovery_unavailable")
+        #expect(answer["message"]?.stringValue?.hasPrefix("the discovery document at \(discovery) could not be read: ") == true)
 
         let token = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsifQ.eyJhIjoxfQ.AAAA"
         let keys = try await CLIProcess.run(["verify", token, "--app-id", "1", "--no-nonce", "--jwks-url", "http://127.0.0.1:\(port)/jwks"])
