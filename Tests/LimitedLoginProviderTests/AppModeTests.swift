@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import Testing
@@ -34,6 +35,31 @@ struct AppModeTests {
             #expect(
                 refused.body.contains("This app is still in development mode, and you don&#39;t have access to it."), "\(refused.body.prefix(800))")
             #expect(refused.location == nil, "no redirect carries a token")
+
+            // Refused, the person can switch to another account from that page: its form ends the session and
+            // reopens the same request at sign-in, where someone with a role gets in.
+            let browser = DialogBrowser(client: client)
+            let path = dialogPath(appID: TestFixtures.appID, redirectURI: TestFixtures.registeredRedirect, scope: "openid,public_profile")
+            _ = try await browser.logIn(path, as: TestFixtures.bob)
+            let stuck = try await browser.get(path)
+            #expect(stuck.status == .forbidden)
+            let offersSwitch = stuck.body.contains("id=\"switch-account-form\"")
+            #expect(offersSwitch, "\(stuck.body.prefix(600))")
+            var form = FormParameters()
+            form.append("csrf_token", try #require(stuck.hiddenInput("csrf_token")))
+            form.append("request", try #require(stuck.hiddenInput("request")))
+            form.append("action", "switch")
+            let signedOut = try await browser.post(DialogController.confirmPath, form: form)
+            #expect(signedOut.status == .seeOther, "\(signedOut.status) \(signedOut.body.prefix(300))")
+            let signIn = try await browser.get(try #require(signedOut.location))
+            let atSignIn = signIn.body.contains("id=\"password-form\"")
+            #expect(signIn.status == .ok && atSignIn, "back at sign-in for the same request")
+            _ = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/roles/carol@example.com", method: .put, json: #"{"role": "tester"}"#)
+            let carol = try await browser.signIn(as: TestFixtures.carol, on: signIn)
+            var page = try await browser.get(try #require(carol.location))
+            if page.body.contains("id=\"consent-form\"") { page = try await browser.consent(on: page) }
+            #expect(Self.admitted(page), "\(page.status) \(page.body.prefix(300))")
+            #expect(try await admin(client, "/_admin/apps/\(TestFixtures.appID)/roles/\(TestFixtures.carol)", method: .delete).status == .ok)
 
             let given = try await admin(
                 client, "/_admin/apps/\(TestFixtures.appID)/roles/alice@example.com", method: .put, json: #"{"role": "tester"}"#)

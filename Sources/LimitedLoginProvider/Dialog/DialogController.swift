@@ -60,7 +60,9 @@ struct DialogController: Sendable {
         guard let user else {
             return try await signInPage(dialog, request: request, error: nil, email: nil, status: .ok)
         }
-        if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
+        if let refusal = try await developmentModeRefusal(dialog, user: user) {
+            return try errorPage(refusal, switchingAccount: BrowserCookies.value(BrowserCookies.session, in: request).map { (dialog, $0) })
+        }
         if let answer = try completion.scenarioAnswer(dialog, user: user, afterPost: false) { return answer }
         let (grant, friends) = try await services.store.grantAndVisibleFriends(appID: dialog.app.id, userID: user.id)
         if dialog.authType == nil, let grant, LoginCompletion.hasDecided(grant, on: dialog) {
@@ -116,8 +118,12 @@ struct DialogController: Sendable {
         if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: session) {
             return try errorPage(refusal, retrying: dialog)
         }
-        if let refusal = try await developmentModeRefusal(dialog, user: user) { return try errorPage(refusal) }
-        switch try value(form, "action") {
+        let action = try value(form, "action")
+        // "Switch account" first: it is also how someone refused by a Development-mode app gets out.
+        if action != "switch", let refusal = try await developmentModeRefusal(dialog, user: user) {
+            return try errorPage(refusal, switchingAccount: (dialog, session))
+        }
+        switch action {
         case "continue"?:
             let ticked = Set(form.all("permission").map { Permission(name: $0) })
             let grant = try await completion.recordConsent(dialog, userID: user.id, ticked: ticked)
@@ -215,7 +221,11 @@ struct DialogController: Sendable {
 
     /// The page for `error`; with `retrying`, a "Try again" that reopens that dialog request (a form that
     /// was sent twice, or kept open too long, leaves the request itself good).
-    func errorPage(_ error: DialogPageError, retrying dialog: DialogRequest? = nil) throws -> Response {
+    /// `switchingAccount`: the dialog request and the browser's session, for a page that offers "Switch account"
+    /// (a person an app in Development mode refuses: the session would otherwise keep them on this page).
+    func errorPage(
+        _ error: DialogPageError, retrying dialog: DialogRequest? = nil, switchingAccount: (DialogRequest, String)? = nil
+    ) throws -> Response {
         // An operator looking into "the login does not work" needs the reason the person was shown.
         services.logger.log(
             level: error.status >= 500 ? .error : .info, "dialog error page: \(error.title)",
@@ -225,6 +235,12 @@ struct DialogController: Sendable {
         services.metrics.error("dialog_page", code: String(error.status))
         var context: [String: Any] = ["title": error.title, "message": error.message]
         if let dialog { context["retryURL"] = "/dialog/oauth?" + dialog.query }
+        if let (dialog, session) = switchingAccount {
+            context["switchAccount"] = true
+            context["confirmPath"] = Self.confirmPath
+            context["csrfToken"] = services.csrf.token(for: .consent, binding: session, now: ProviderTime.now())
+            context["request"] = dialog.query
+        }
         let html = try services.pages.render(.error, context)
         var response = Responses.html(html, status: HTTPResponse.Status(code: error.status))
         if error.status == 503 { response.headers[.retryAfter] = String(StoreOutage.retryAfter) }
