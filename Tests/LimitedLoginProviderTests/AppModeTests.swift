@@ -110,6 +110,13 @@ struct AppModeTests {
                 bad.body.contains("Each role line is a test user&#39;s email or ID, then admin, developer or tester"),
                 "\(bad.status) \(bad.body.prefix(400))")
             #expect(Self.admitted(try await login(client, as: TestFixtures.alice)), "nothing changed: still live")
+            // The other way round: good role lines beside an app field the provider refuses write no role either.
+            let badURI = try await ConsoleTests.act(
+                browser, "edit-app", csrf: csrf,
+                app + [("redirect_uris", "http://evil.example/cb"), ("mode", "development"), ("roles", "bob@example.com tester")])
+            #expect(badURI.status == .badRequest && badURI.body.contains("http://evil.example/cb"), "\(badURI.status) \(badURI.body.prefix(400))")
+            let rolesAfter = try await admin(client, "/_admin/apps/\(TestFixtures.appID)/roles")
+            #expect(rolesAfter.object["roles"] == .array([]), "a refused form wrote roles: \(rolesAfter.object)")
             let good = try await ConsoleTests.act(
                 browser, "edit-app", csrf: csrf, app + [("mode", "development"), ("roles", "bob@example.com tester")])
             #expect(good.status == .seeOther, "\(good.body.prefix(300))")

@@ -30,6 +30,12 @@ extension AdminOperations {
     }
 
     func editApp(id: String, _ edit: AppEdit) async throws -> ProviderFixtures.App {
+        try await saveEditedApp(try await editedApp(id: id, edit))
+    }
+
+    /// The app as `edit` would leave it, checked as a new app is; nothing is written (``saveEditedApp(_:)``
+    /// does), so that a form that changes more than the app checks everything before anything changes.
+    func editedApp(id: String, _ edit: AppEdit) async throws -> AppRecord {
         // From the database: a record this node cached may predate another node's change (a new secret), which
         // writing it back would undo.
         guard var app = try await store.app(id: id, fresh: true) else { throw AdminError.notFound("No app with ID \(id).") }
@@ -56,7 +62,12 @@ extension AdminOperations {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         do { try ProviderFixtures(apps: [shape]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
-        guard try await store.updateApp(app) else { throw AdminError.notFound("No app with ID \(id).") }
+        return app
+    }
+
+    /// Writes an app that ``editedApp(id:_:)`` made.
+    func saveEditedApp(_ app: AppRecord) async throws -> ProviderFixtures.App {
+        guard try await store.updateApp(app) else { throw AdminError.notFound("No app with ID \(app.id).") }
         return ProviderFixtures.App(record: app)
     }
 

@@ -28,6 +28,11 @@ extension AdminOperations {
     /// The app's roles become exactly `lines`, each `<ID or email> <role>` (the console's form); every line is
     /// checked before anything changes.
     func replaceRoles(appID: String, lines: [String]) async throws {
+        try await replaceRoles(appID: appID, with: try await roles(appID: appID, lines: lines))
+    }
+
+    /// The roles `lines` give, by user ID, each line checked; nothing is written.
+    func roles(appID: String, lines: [String]) async throws -> [String: AppRole] {
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         var wanted: [String: AppRole] = [:]
         for line in lines {
@@ -40,6 +45,11 @@ extension AdminOperations {
             }
             wanted[person.id] = role
         }
+        return wanted
+    }
+
+    /// The app's roles become exactly `wanted` (from ``roles(appID:lines:)``).
+    func replaceRoles(appID: String, with wanted: [String: AppRole]) async throws {
         for (userID, _) in try await store.roles(appID: appID) where wanted[userID] == nil {
             _ = try await store.removeRole(appID: appID, userID: userID)
         }

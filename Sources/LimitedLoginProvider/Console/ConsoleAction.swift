@@ -96,9 +96,12 @@ struct ConsoleAction: Sendable {
                 edit.requireAppSecretProof = field.optional("require_appsecret_proof") == "1"
             }
             return ConsoleAction(name: name) { [edit] (operations: AdminOperations) async throws -> Void in
-                // The roles first: a line that does not fit changes nothing.
-                if let roles { try await operations.replaceRoles(appID: id, lines: roles) }
-                if edit != AppEdit(name: nil) { _ = try await operations.editApp(id: id, edit) }
+                // Everything checked before anything is written: a refused field or role line changes nothing.
+                let app = edit != AppEdit(name: nil) ? try await operations.editedApp(id: id, edit) : nil
+                var wanted: [String: AppRole]?
+                if let roles { wanted = try await operations.roles(appID: id, lines: roles) }
+                if let wanted { try await operations.replaceRoles(appID: id, with: wanted) }
+                if let app { _ = try await operations.saveEditedApp(app) }
             }
         case "move-app":
             let id = try field.id("app_id")
