@@ -87,6 +87,14 @@ struct AdminDirectoryTests {
                 client, "/_admin/users", method: .post,
                 json: #"{"first_name":"F","last_name":"G","email":"f@example.com","password":"pw","friends":["nobody"]}"#)
             #expect(message(unknownFriend.1) == "The friend nobody is not a test user (give an ID or an email).")
+            // An ID the console's links and forms could not carry as it is (a query's & and =, quotes, spaces).
+            for id in ["241982108343574&", "a&b=<x>\\\" y", "", String(repeating: "7", count: 201)] {
+                let badID = try await call(
+                    client, "/_admin/users", method: .post,
+                    json: #"{"id":"\#(id)","first_name":"M","last_name":"M","email":"m@example.com","pickable":true}"#)
+                #expect(badID.0 == .badRequest, "\(id)")
+                #expect(message(badID.1)?.contains("a user ID is 1 to 200 letters, digits, _, -, . and @") == true, "\(badID.1)")
+            }
 
             // Erin and Alice install with user_friends: each sees the other.
             for user in ["200001", TestFixtures.alice] {

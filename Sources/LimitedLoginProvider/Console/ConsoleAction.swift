@@ -289,10 +289,10 @@ struct ConsoleAction: Sendable {
             return value
         }
 
-        /// An ID or permission name that goes into a path: letters, digits, `_`, `-`, `.` and `@` only.
+        /// An ID or permission name that goes into a path: letters, digits, `_`, `-`, `.` and `@` only (``RecordID``).
         func id(_ name: String) throws(FormError) -> String {
             let value = try required(name, "The form is missing \(name).")
-            guard value.count <= 200, value.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSetCheck.isWordish($0)) }) else {
+            guard RecordID.isAcceptable(value) else {
                 throw FormError(message: "\(name) holds characters an ID never has.")
             }
             return value
@@ -305,12 +305,4 @@ struct ConsoleAction: Sendable {
         }
     }
 
-    private enum CharacterSetCheck {
-        static func isWordish(_ scalar: Unicode.Scalar) -> Bool {
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "@": return true
-            default: return false
-            }
-        }
-    }
 }

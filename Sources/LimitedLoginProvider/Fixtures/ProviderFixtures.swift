@@ -415,6 +415,10 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         }
         var emails: Set<String> = []
         for user in users {
+            if let id = user.id, !RecordID.isAcceptable(id) {
+                throw .invalid(
+                    "user \(user.email) has ID \"\(id)\"; a user ID is 1 to \(RecordID.maximumLength) letters, digits, _, -, . and @")
+            }
             guard !user.firstName.isEmpty, !user.lastName.isEmpty else {
                 throw .invalid("user \(user.email) needs a first and last name")
             }
