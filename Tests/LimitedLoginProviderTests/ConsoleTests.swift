@@ -271,6 +271,7 @@ struct ConsoleTests {
             _ = try await ConsoleTests.signIn(browser)
             let page = try await browser.get("/_console/logins")
             #expect(page.body.contains(#"class="login""#) && page.body.contains("nonce-123"))
+            #expect(page.body.contains("The last 50 logins this node completed"), "the page says how many it keeps")
             let signature = String(token.split(separator: ".")[2])
             #expect(!page.body.contains(signature) && !page.body.contains(token), "the console shows claims, not the token")
             #expect(!String(describing: logins.object).contains(signature))

@@ -215,6 +215,11 @@ struct DialogFlowTests {
             #expect(post.hiddenInput("state") == "state-xyz")
             let policy = try #require(post.headers[.init("Content-Security-Policy")!])
             #expect(policy.contains("form-action \(TestFixtures.registeredRedirect)"))
+            // As every page: no frame holds it and no <base> moves its links; the page's own script loads beside
+            // the inline submit its nonce allows.
+            for directive in ["frame-ancestors 'none'", "base-uri 'none'", "script-src 'self' 'nonce-"] {
+                #expect(policy.contains(directive), "\(policy)")
+            }
         }
     }
 
@@ -231,7 +236,7 @@ struct DialogFlowTests {
     func formPostPolicyInjection() async throws {
         try await withProvider { client, _ in
             let (_, policy, directives) = try await formPost(to: "http://127.0.0.1:5000/cb;script-src-elem%20*,x?a=1;b", client)
-            #expect(directives.count == 4, "\(policy)")
+            #expect(directives.count == 7, "\(policy)")
             #expect(directives.last == "form-action http://127.0.0.1:5000/cb%3Bscript-src-elem%20*%2Cx", "\(policy)")
             #expect(!policy.contains("script-src-elem *"))
         }

@@ -112,11 +112,20 @@ struct SignInPickerTests {
             #expect(picked.status == .forbidden)
             #expect(HTMLForm.text(ofElementWithID: "error-message", in: picked.body) == DialogController.pickerOff)
             #expect(browser.cookies["ll_session"] == nil)
+            // "Add a test user" posted all the same: refused, and the page says why.
+            var add = FormParameters()
+            add.append("csrf_token", try #require(picked.hiddenInput("csrf_token")))
+            add.append("request", try #require(picked.hiddenInput("request")))
+            add.append("new_user_name", "New Person")
+            let added = try await browser.post(DialogController.signInPath, form: add)
+            #expect(added.status == .forbidden)
+            #expect(HTMLForm.text(ofElementWithID: "error-message", in: added.body) == DialogController.pickerOff, "\(added.body.prefix(600))")
+            #expect(browser.cookies["ll_session"] == nil)
             let searched = try await browser.get(
                 DialogController.signInPath + "?request=" + FormParameters.encode(try #require(page.hiddenInput("request"))) + "&q=alice"
             )
             #expect(HTMLForm.forms(in: searched.body).map(\.id) == ["password-form"])
-            let password = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: picked)
+            let password = try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: added)
             #expect(password.status == .seeOther)
         }
     }

@@ -37,7 +37,9 @@ struct ConsolePage: Sendable {
             context["publishDelay"] = shown.kept?.values["publish_delay"] ?? String(RotationDefaults.publishDelay)
         case .harness: try await harness(&context, kept: shown.kept)
         case .tokens: try await tokens(&context, kept: shown.kept, view: shown.token)
-        case .logins: rows = ("logins", logins())
+        case .logins:
+            rows = ("logins", logins())
+            context["loginCapacity"] = String(RecentLogins.capacity)
         case .deliveries:
             rows = ("deliveries", try await deliveries())
             context["retryDelays"] = retryDelays()

@@ -60,6 +60,10 @@ extension DialogController {
         }
         let user: TestUserRecord
         if let name = try value(form, "new_user_name") {
+            // Adding a user is offered where picking is: the refusal is picking's, shown where that one is.
+            guard services.configuration.userPicker else {
+                return try await signInPage(dialog, request: request, error: .picker(Self.pickerOff), email: nil, status: .forbidden)
+            }
             let email = try value(form, "new_user_email")
             switch try await addTestUser(name: name, email: email) {
             case .success(let added): user = added

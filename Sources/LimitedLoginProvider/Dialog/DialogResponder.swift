@@ -26,8 +26,8 @@ struct DialogResponder: Sendable {
                     "fields": parameters.pairs.map { ["name": $0.name, "value": $0.value] },
                 ])
             var response = Responses.html(html)
-            response.headers[HTTPField.Name("Content-Security-Policy")!] =
-                "default-src 'none'; style-src 'self'; script-src 'nonce-\(scriptNonce)'; form-action \(FormActionSource.of(target.redirectURI))"
+            response.headers[HTTPField.Name("Content-Security-Policy")!] = Responses.formPostPolicy(
+                scriptNonce: scriptNonce, formAction: FormActionSource.of(target.redirectURI))
             return response
         }
     }

@@ -16,6 +16,13 @@ enum Responses {
     /// The console's policy: the page policy, and its forms post only to this origin.
     static let consolePolicy = pagePolicy + "; form-action 'self'"
 
+    /// The `form_post` page's policy: the page policy, its one inline script (the form's submit) allowed by
+    /// `scriptNonce`, and its form posting only to `formAction` (``FormActionSource``).
+    static func formPostPolicy(scriptNonce: String, formAction: String) -> String {
+        "default-src 'none'; style-src 'self'; script-src 'self' 'nonce-\(scriptNonce)'; img-src 'self' data:; base-uri 'none'; "
+            + "frame-ancestors 'none'; form-action \(formAction)"
+    }
+
     /// An HTML page, never cached, with headers that keep it out of frames and scripts out of it.
     static func html(_ html: String, status: HTTPResponse.Status = .ok, policy: String = pagePolicy) -> Response {
         var headers: HTTPFields = [
