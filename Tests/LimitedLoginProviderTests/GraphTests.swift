@@ -144,6 +144,17 @@ struct GraphTests {
             #expect(own.object["id"] == .string(asid))
             let other = try await graph(client, "/v21.0/\(asid)?access_token=\(aliceThere.access)")
             #expect(other.error?["code"] == 100 && other.error?["error_subcode"] == 33)
+            #expect(other.error?["type"] == "GraphMethodException", "a call's problem, not the token's: \(other.object)")
+
+            // The app's own token and a person who uninstalled: the person cannot be read (100/33), the token is
+            // still good (not 190, which tells a backend to drop its credential).
+            let appToken = "\(TestFixtures.appID)%7C\(TestFixtures.appSecret)"
+            #expect(try await graph(client, "/v21.0/\(bobASID)?access_token=\(appToken)").object["id"] == .string(bobASID))
+            #expect(try await provider.store.uninstall(appID: TestFixtures.appID, userID: TestFixtures.bob))
+            let gone = try await graph(client, "/v21.0/\(bobASID)?access_token=\(appToken)")
+            #expect(gone.status == .badRequest, "\(gone.object)")
+            #expect(
+                gone.error?["code"] == 100 && gone.error?["error_subcode"] == 33 && gone.error?["type"] == "GraphMethodException", "\(gone.object)")
             let someoneElse = try await graph(client, "/v21.0/\(bobASID)?access_token=\(aliceHere.access)")
             #expect(someoneElse.error?["message"] == "(#100) A user access token can read only its own person.")
         }
