@@ -134,7 +134,9 @@ struct LoginCommand: AsyncParsableCommand {
         let presenter = presenter()
         let store = saved.store
         let session = LoginSession(store: store)
-        let manager = LoginManager(appID: appID, endpoints: endpoints, presenter: presenter, session: session)
+        let manager = LoginManager(
+            appID: appID, endpoints: endpoints, presenter: presenter, session: session,
+            verifier: await ProviderTimeVerifier.make(appID: appID, provider: target, endpoints: endpoints, trust: trust))
         let result: LoginManagerLoginResult
         do {
             result = try await manager.logIn(configuration: configuration)

@@ -52,6 +52,16 @@ struct ClockCommandTests {
                 == "limited-login verify: --at must be seconds since 1970, an ISO 8601 time such as 2030-01-01T00:00:00Z, or provider; got \"soon\"\n"
         )
 
+        // A headless login after the move: the ID token is checked at the provider's time (it was "issued in the
+        // future" at the system's), with the admin token the environment gives.
+        let stateFile = directory.appendingPathComponent("session.json").path
+        let login = try await CLIProcess.run(
+            ["login", "--app-id", "1000000000000001", "--as", "alice@example.com", "--permissions", "email", "--state-file", stateFile, "--json"],
+            environment: environment)
+        #expect(login.status == 0, "\(login.error)")
+        let session = try #require(try StrictJSONParser().parse(Array(login.output.utf8)).objectValue, "\(login.output)")
+        #expect(session["profile"]?.objectValue?["email"] == "alice@example.com", "\(session)")
+
         // Back to the system's time, then forward by less than the advance: never refused.
         #expect(try await CLIProcess.run(["clock", "reset"], environment: environment).status == 0)
         let forward = try await CLIProcess.run(["clock", "advance", "11m"], environment: environment)
