@@ -59,6 +59,22 @@ struct HarnessExportTests {
         }
     }
 
+    @Test("an import refused for a name it does not know writes nothing, not even the apps and users before it")
+    func refusedImportChangesNothing() async throws {
+        try await withProvider(harnessConfiguration()) { client, provider in
+            let document = #"""
+                {"apps": [{"id": "9000000000000009", "name": "Half App"}],
+                 "users": [{"id": "900009", "first_name": "Half", "last_name": "Made", "email": "half@example.com", "pickable": true}],
+                 "grants": [{"app_id": "9000000000000009", "user_id": "424242", "granted": ["public_profile"], "declined": [], "installed": true}]}
+                """#
+            let refused = try await admin(client, "/_admin/import", method: .post, json: document)
+            #expect(refused.status == .badRequest)
+            #expect(refused.message == "The document cannot be imported: a grant names an unknown user 424242.", "\(refused.object)")
+            #expect(try await provider.store.app(id: "9000000000000009") == nil, "the app before the bad grant was written")
+            #expect(try await provider.store.user(id: "900009") == nil, "the user before the bad grant was written")
+        }
+    }
+
     @Test("an import refuses a scenario or an access token that names an unknown app or user")
     func refusals() async throws {
         var fixtures = ProviderFixtures()

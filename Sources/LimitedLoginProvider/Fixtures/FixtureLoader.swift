@@ -1,4 +1,5 @@
 import LimitedLoginCore
+import LimitedLoginJOSE
 import Logging
 
 /// Puts fixtures and the first-start demo data into the store.
@@ -14,8 +15,12 @@ struct FixtureLoader: Sendable {
     /// with the same file changes nothing. One that another node makes meanwhile (two nodes starting at once
     /// on an empty PostgreSQL database both seed it) is left alone too, not an error. Returns how many apps
     /// and users it added.
+    ///
+    /// Every app and user the document names is checked first (``checkReferences(_:)``): a document refused
+    /// for a name it does not know changes nothing.
     @discardableResult
     func load(_ fixtures: ProviderFixtures) async throws -> (apps: Int, users: Int) {
+        try await checkReferences(fixtures)
         var added = (apps: 0, users: 0)
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
             do {
@@ -70,6 +75,61 @@ struct FixtureLoader: Sendable {
         }
         try await StateImport(store: store, logger: logger).load(fixtures)
         return added
+    }
+
+    /// Reads, writes nothing: each friend, role holder, grant, app-scoped ID, access token and scenario names an
+    /// app and a user the document or the store holds, each signing key reads, and each scenario's outcome
+    /// parses; the first that does not is the error ``load(_:)`` would have stopped at, with what came before
+    /// it already written.
+    func checkReferences(_ fixtures: ProviderFixtures) async throws {
+        let documentApps = Set(fixtures.apps.map(\.id))
+        var documentUsers: Set<String> = []
+        for user in fixtures.users {
+            documentUsers.insert(user.email.lowercased())
+            if let id = user.id { documentUsers.insert(id) }
+        }
+        func knownApp(_ id: String) async throws -> Bool {
+            if documentApps.contains(id) { return true }
+            return try await store.app(id: id) != nil
+        }
+        func knownUser(_ key: String, byEmailInStore: Bool) async throws -> Bool {
+            if documentUsers.contains(key) || documentUsers.contains(key.lowercased()) { return true }
+            return byEmailInStore ? try await store.user(idOrEmail: key) != nil : try await store.user(id: key) != nil
+        }
+        for user in fixtures.users {
+            for friend in user.friends ?? [] where try await !knownUser(friend, byEmailInStore: false) {
+                throw FixturesError.invalid("user \(user.email) lists an unknown friend \"\(friend)\"")
+            }
+        }
+        for app in fixtures.apps {
+            for person in (app.roles ?? [:]).keys.sorted() where try await !knownUser(person, byEmailInStore: true) {
+                throw FixturesError.invalid("app \(app.id) gives a role to an unknown user \"\(person)\"")
+            }
+        }
+        func requireKnown(appID: String, userID: String, what: String) async throws {
+            guard try await knownApp(appID) else { throw FixturesError.invalid("\(what) names an unknown app \(appID)") }
+            guard try await knownUser(userID, byEmailInStore: false) else { throw FixturesError.invalid("\(what) names an unknown user \(userID)") }
+        }
+        for entry in fixtures.appScopedIDs ?? [] {
+            try await requireKnown(appID: entry.appID, userID: entry.userID, what: "app-scoped ID \(entry.asid)")
+        }
+        for grant in fixtures.grants ?? [] { try await requireKnown(appID: grant.appID, userID: grant.userID, what: "a grant") }
+        for token in fixtures.accessTokens ?? [] { try await requireKnown(appID: token.appID, userID: token.userID, what: "an access token") }
+        for key in fixtures.signingKeys ?? [] {
+            do { _ = try RS256PrivateKey(pem: key.privateKeyPEM) } catch {
+                throw FixturesError.invalid("signing key \(key.kid) is unreadable: \(error.description)")
+            }
+        }
+        for entry in fixtures.scenarios ?? [] {
+            guard try await knownApp(entry.appID) else { throw FixturesError.invalid("a scenario names an unknown app \(entry.appID)") }
+            if let userID = entry.userID, try await !knownUser(userID, byEmailInStore: false) {
+                throw FixturesError.invalid("a scenario names an unknown user \(userID)")
+            }
+            guard case .object(let body) = entry.outcome.value else { throw FixturesError.invalid("a scenario's outcome must be an object") }
+            if case .failure(let error) = Scenario.Outcome.parse(body) {
+                throw FixturesError.invalid("a scenario for app \(entry.appID): \(error.message)")
+            }
+        }
     }
 
     /// Adds one user and their friendships with existing users (given by ID).
