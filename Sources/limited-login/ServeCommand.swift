@@ -95,7 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("export-on-exit"),
-        help: "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back.")
+        help:
+            "When the provider stops, write its state (as 'export --include-keys' prints it) to this file, for --fixtures to load back; serve exits 73 when it cannot be written."
+    )
     var exportOnExit: String?
 
     @Option(
@@ -276,32 +278,42 @@ struct ServeCommand: AsyncParsableCommand {
             started.continuation.yield(baseURL)
             started.continuation.finish()
         }
+        // The CA file made for the command alone (no --ca-file) goes with the run.
+        let temporaryCA = caFile == nil ? writtenCA : nil
+        let export = ExportResult()
+        let closing = closingSteps(export: export, temporaryCA: temporaryCA)
         guard let exec else {
-            do { try await provider.run(onRunning: onRunning, beforeClosing: exportState) } catch {
+            do { try await provider.run(onRunning: onRunning, beforeClosing: closing) } catch {
                 throw CommandFailure.fail("limited-login serve: \(describe(error))")
             }
+            if export.failed { throw ExitCode(Self.exportFailedStatus) }
             return
         }
         let status: Int32
         do {
             status = try await ServeExec.serve(
-                provider, runningThen: exec, apps: try await listing.value.apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: exportState,
+                provider, runningThen: exec, apps: try await listing.value.apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: closing,
                 started: started.stream
             )
         } catch {
             throw CommandFailure.fail("limited-login serve: \(describe(error))")
         }
-        throw ExitCode(status)
+        // The command's own failure is the run's; a run that passed without its state file did not pass.
+        throw ExitCode(status == 0 && export.failed ? Self.exportFailedStatus : status)
     }
 
-    /// What serve does once the server has stopped, before the store closes: the ready file removed, and with
-    /// `--export-on-exit` the state written.
-    private var exportState: @Sendable (LimitedLoginProvider) async -> Void {
+    /// The exit status of a run whose `--export-on-exit` file could not be written (EX_CANTCREAT).
+    static let exportFailedStatus: Int32 = 73
+
+    /// What serve does once the server has stopped, before the store closes: the ready file and a temporary
+    /// CA file removed, and with `--export-on-exit` the state written (`export` told when it cannot be).
+    private func closingSteps(export: ExportResult, temporaryCA: String?) -> @Sendable (LimitedLoginProvider) async -> Void {
         let path = exportOnExit
         let readyFile = self.readyFile
         return { provider in
             // The server has stopped: the ready file no longer describes a provider.
             if let readyFile { ReadyFile.remove(readyFile) }
+            if let temporaryCA { try? FileManager.default.removeItem(atPath: temporaryCA) }
             guard let path else { return }
             do {
                 let data = try await provider.exportState(includingKeys: true)
@@ -309,6 +321,7 @@ struct ServeCommand: AsyncParsableCommand {
                 printErrorLine("limited-login serve: state written to \(path)")
             } catch {
                 printErrorLine("limited-login serve: cannot write the state to \(path): \(error)")
+                export.fail()
             }
         }
     }
@@ -331,4 +344,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let error = error as? StoreError { return error.description }
         return TransportFailure.reason(error)
     }
+}
+
+/// Whether `--export-on-exit` failed: set by serve's closing step, read once serve has stopped.
+final class ExportResult: Sendable {
+    private let failedFlag = Atomic<Bool>(false)
+    var failed: Bool { failedFlag.load(ordering: .relaxed) }
+    func fail() { failedFlag.store(true, ordering: .relaxed) }
 }

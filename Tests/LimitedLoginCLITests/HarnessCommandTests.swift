@@ -180,6 +180,26 @@ struct HarnessCommandTests {
         #expect(empty.status == 64 && empty.error.contains("--exec needs a command."))
     }
 
+    @Test(
+        "a run whose --export-on-exit file cannot be written fails (73) though its command passed; --tls's CA file for the command goes with the run")
+    func exportFailureAndTemporaryCA() async throws {
+        let directory = try folder()
+        let gone = directory.appendingPathComponent("gone")
+        try FileManager.default.createDirectory(at: gone, withIntermediateDirectories: true)
+        let export = gone.appendingPathComponent("state.json").path
+        let run = try await CLIProcess.run([
+            "serve", "--port", "0", "--database", ":memory:", "--export-on-exit", export, "--exec", "rmdir '\(gone.path)'",
+        ])
+        #expect(run.status == 73, "\(run.error)")
+        #expect(run.error.contains("limited-login serve: cannot write the state to \(export)"), "\(run.error)")
+
+        let tls = try await CLIProcess.run(["serve", "--tls", "--port", "0", "--database", ":memory:", "--exec", #"echo "$LIMITED_LOGIN_CA_FILE""#])
+        #expect(tls.status == 0, "\(tls.error)")
+        let caFile = tls.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(caFile.hasSuffix(".pem"), "\(tls.output)")
+        #expect(!FileManager.default.fileExists(atPath: caFile), "the temporary CA file \(caFile) is left behind")
+    }
+
     @Test("a ready file left by an earlier run is removed at start, before anything can fail")
     func staleReadyFile() async throws {
         let directory = try folder()
