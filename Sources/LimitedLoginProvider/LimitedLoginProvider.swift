@@ -235,7 +235,7 @@ public struct LimitedLoginProvider: Sendable {
                             running.continuation.finish()
                         }
                     ],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger
+                    gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [], logger: services.logger
                 ))
             group = server
             runServer = { try await server.run() }

@@ -46,6 +46,10 @@ public struct ProviderConfiguration: Sendable {
     /// requests wait until the provider is ready, and ``LimitedLoginProvider/run(onRunning:beforeClosing:until:)``
     /// must follow (docs/PERFORMANCE.md, "Start"). Off by default: a provider that is prepared binds nothing.
     public var startsServerWhilePreparing: Bool = false
+    /// Shut the server down gracefully on SIGTERM and SIGINT (the default). Off for `serve --exec`, which
+    /// passes them to its command and stops when the command has ended (the server keeps answering the
+    /// command's own clean-up meanwhile).
+    public var stopsOnSignals: Bool = true
     /// The level of the line each answered request gets (`serve --request-log`): `.info` (the default)
     /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
     /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.

@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Run this shell command (under bash when installed, else /bin/sh; in its own process group; this binary's folder first on PATH) once the provider accepts connections, with LIMITED_LOGIN_URL, _PROVIDER, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set (and _CA_FILE with --tls); then stop and exit with its status as soon as it exits. Processes it left running get SIGTERM, then SIGKILL after 5 s; SIGTERM or SIGINT to serve is passed on to it."
+            "Run this shell command (under bash when installed, else /bin/sh; in its own process group; this binary's folder first on PATH) once the provider accepts connections, with LIMITED_LOGIN_URL, _PROVIDER, _ISSUER, _DISCOVERY_URL, _JWKS_URL, _APP_ID and _ADMIN_TOKEN set (and _CA_FILE with --tls); then stop and exit with its status as soon as it exits. Processes it left running get SIGTERM, then SIGKILL after 5 s; SIGTERM, SIGINT or SIGHUP to serve is passed on to it, the provider answering until it ends (SIGKILL 5 s after the signal if it has not)."
     )
     var exec: String?
 
@@ -234,6 +234,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.initializesStore = initializeStore
         configuration.startsServerWhilePreparing = true
         configuration.requestLogLevel = requestLog == "debug" ? .debug : .info
+        // With --exec the signals are the command's (ExecSignals), taken from here on.
+        let execSignals = exec.map { _ in ExecSignals(grace: ServeExec.leftoverGrace) }
+        configuration.stopsOnSignals = execSignals == nil
         let starting = "Starting the provider (\(store))…"
         if exec != nil { printErrorLine(starting) } else { printLine(starting) }
         OpenFileLimit.makeRoom(forConnections: configuration.connectionLimits.maximumConnections, logger: logger)
@@ -293,7 +296,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             status = try await ServeExec.serve(
                 provider, runningThen: exec, apps: try await listing.value.apps, caFile: writtenCA, onRunning: onRunning, beforeClosing: closing,
-                started: started.stream
+                started: started.stream, signals: execSignals ?? ExecSignals(grace: ServeExec.leftoverGrace)
             )
         } catch {
             throw CommandFailure.fail("limited-login serve: \(describe(error))")

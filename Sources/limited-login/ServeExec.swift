@@ -16,8 +16,9 @@ import Darwin
 ///   the folder of this binary first on `PATH` (so `limited-login` inside CMD is this one).
 /// - serve returns as soon as CMD's shell exits, with its status: processes CMD left running (`backend &`)
 ///   are sent SIGTERM, then SIGKILL after ``leftoverGrace``, never waited for.
-/// - SIGTERM or SIGINT to serve is passed on to CMD's group, and serve then stops once CMD has ended (SIGKILL
-///   after the same grace).
+/// - SIGTERM, SIGINT or SIGHUP to serve is passed on to CMD's group while the provider goes on answering, and
+///   serve then stops once CMD has ended (SIGKILL to the group if it has not, the same grace after the signal;
+///   ``ExecSignals``).
 ///
 /// Foundation's `Process` is not used: on Linux it learns that a child ended when a socket the child
 /// inherited closes, that is when every process CMD started in the background has ended too.
@@ -71,10 +72,10 @@ enum ServeExec {
 
     /// Runs `command` as described above and returns its exit status (128 + the signal when a signal ended
     /// it). Cancelling the task (serve is stopping) sends CMD's group SIGTERM, then SIGKILL after the grace.
-    static func run(_ command: String, adding variables: [String: String]) async throws -> Int32 {
+    static func run(_ command: String, adding variables: [String: String], signals: ExecSignals) async throws -> Int32 {
         let child = try SpawnedGroup.spawn(shell: shell, command: command, environment: commandEnvironment(adding: variables))
-        let forwarding = SignalForwarding(to: child)
-        defer { forwarding.stop() }
+        signals.commandStarted(child)
+        defer { signals.commandEnded() }
         let status = await withTaskCancellationHandler {
             await child.exitStatus()
         } onCancel: {

@@ -6,7 +6,7 @@ extension ServeExec {
     static func serve(
         _ provider: LimitedLoginProvider, runningThen command: String, apps: [AppRecord], caFile: String?,
         onRunning: @escaping @Sendable (String) async -> Void, beforeClosing: @escaping @Sendable (LimitedLoginProvider) async -> Void,
-        started: AsyncStream<String>
+        started: AsyncStream<String>, signals: ExecSignals
     ) async throws -> Int32 {
         let status = Mutex<Int32?>(nil)
         try await provider.run(onRunning: onRunning, beforeClosing: beforeClosing) {
@@ -19,7 +19,7 @@ extension ServeExec {
             )
             if let caFile { variables["LIMITED_LOGIN_CA_FILE"] = caFile }
             do {
-                let code = try await ServeExec.run(command, adding: variables)
+                let code = try await ServeExec.run(command, adding: variables, signals: signals)
                 status.withLock { $0 = code }
             } catch {
                 printErrorLine("limited-login serve: cannot run the --exec command: \(error)")

@@ -113,6 +113,9 @@ final class SpawnedGroup: Sendable {
         return status
     }
 
+    /// True once the command's shell has exited (``exitStatus()`` returned).
+    var hasEnded: Bool { ended.withLock { $0 != nil } }
+
     /// Sends `signal` to every process of the group.
     func send(_ signal: Int32) {
         kill(-pid, signal)
@@ -164,27 +167,78 @@ final class SpawnedGroup: Sendable {
     }
 }
 
-/// While the command runs: SIGTERM and SIGINT sent to serve are passed on to the command's group, as they
-/// came. (The provider's own shutdown on them goes on beside this, through swift-service-lifecycle, which
-/// also sets them to be ignored by default so that these handlers see them.)
-final class SignalForwarding: Sendable {
-    private let sources: Mutex<[any DispatchSourceSignal]>
-
-    init(to group: SpawnedGroup) {
-        var made: [any DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { group.send(number) }
-            source.resume()
-            made.append(source)
-        }
-        sources = Mutex(made)
+/// `serve --exec`'s signals, from serve's start (the provider does not stop on them: ``ProviderConfiguration
+/// /stopsOnSignals``): SIGTERM, SIGINT and SIGHUP are kept from their default action and handled here.
+/// - Before the command runs, one ends serve at once with 128 + the signal: nothing was started for it.
+/// - While it runs, each is passed on to the command's group as it came, and the provider goes on answering
+///   (a trap that cleans up can still reach it); if the command has not ended `grace` after the first, its
+///   group gets SIGKILL. serve stops once the command has ended, with the command's status.
+/// - After it has ended, serve is stopping: they are ignored.
+final class ExecSignals: Sendable {
+    private enum State {
+        case starting
+        case running(SpawnedGroup, killScheduled: Bool)
+        case ended
     }
 
-    func stop() {
+    private let state = Mutex<State>(.starting)
+    private let sources: Mutex<[any DispatchSourceSignal]> = Mutex([])
+    private let grace: Duration
+
+    init(grace: Duration) {
+        self.grace = grace
         sources.withLock { sources in
-            for source in sources { source.cancel() }
-            sources.removeAll()
+            for number in [SIGTERM, SIGINT, SIGHUP] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [self] in received(number) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// The command runs in `group` from now on.
+    func commandStarted(_ group: SpawnedGroup) {
+        state.withLock { $0 = .running(group, killScheduled: false) }
+    }
+
+    /// The command has ended; serve is stopping.
+    func commandEnded() {
+        state.withLock { $0 = .ended }
+    }
+
+    private func received(_ number: Int32) {
+        enum Action {
+            case exit
+            case forward(SpawnedGroup, scheduleKill: Bool)
+            case ignore
+        }
+        let action = state.withLock { state -> Action in
+            switch state {
+            case .starting: return .exit
+            case .running(let group, let killScheduled):
+                state = .running(group, killScheduled: true)
+                return .forward(group, scheduleKill: !killScheduled)
+            case .ended: return .ignore
+            }
+        }
+        switch action {
+        case .exit:
+            printErrorLine("limited-login serve: stopped by signal \(number) before the --exec command started")
+            Foundation.exit(128 + number)
+        case .forward(let group, let scheduleKill):
+            group.send(number)
+            guard scheduleKill else { return }
+            let grace = self.grace
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: TimeInterval(grace.components.seconds) + TimeInterval(grace.components.attoseconds) / 1e18)
+                guard !group.hasEnded else { return }
+                printErrorLine("limited-login serve: the --exec command did not end \(grace.components.seconds) s after the signal; SIGKILL")
+                group.send(SIGKILL)
+            }
+        case .ignore:
+            break
         }
     }
 }

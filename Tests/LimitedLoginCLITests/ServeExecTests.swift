@@ -85,6 +85,31 @@ struct ServeExecTests {
         #expect(server.exitStatus == 4, "\(server.output.suffix(400))")
     }
 
+    @Test("a signal to serve reaches CMD once; the provider answers CMD's clean-up; serve exits with CMD's status")
+    func signalWithCleanUp() async throws {
+        let folder = try Self.folder()
+        let ready = folder.appendingPathComponent("trapped")
+        let health = folder.appendingPathComponent("health")
+        let count = folder.appendingPathComponent("count")
+        // The trap runs once per signal it gets: it counts them, asks the provider for its health, and exits 5.
+        let script = """
+            trap 'echo x >> "\(count.path)"; limited-login health > "\(health.path)" 2>&1; exit 5' INT TERM
+            touch "\(ready.path)"
+            while :; do sleep 0.1; done
+            """
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:", "--exec", script], directory: folder)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: ready.path) { try await Task.sleep(for: .milliseconds(50)) }
+        await server.signal(SIGINT)
+        for _ in 0..<200 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        let running = server.isRunning
+        if running { await server.stop(signal: SIGKILL) }
+        #expect(!running, "serve is still running 20 s after the signal")
+        #expect(server.exitStatus == 5, "CMD's status, not serve's own: \(String(describing: server.exitStatus)) \(server.output.suffix(400))")
+        #expect(try String(contentsOf: count, encoding: .utf8) == "x\n", "the trap ran more than once: serve signalled CMD again")
+        let answer = try String(contentsOf: health, encoding: .utf8)
+        #expect(answer.contains("answered 200"), "the provider did not answer the clean-up: \(answer)")
+    }
+
     @Test("CMD runs under bash when installed, with this binary's folder first on PATH")
     func shellAndPath() async throws {
         let result = try await CLIProcess.run([

@@ -50,7 +50,9 @@ final class EarlyServer: Sendable {
                 }
             }
             let group = ServiceGroup(
-                configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: serverLogger))
+                configuration: .init(
+                    services: [application], gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [],
+                    logger: serverLogger))
             return (group, responder)
         }
         self.making = making
