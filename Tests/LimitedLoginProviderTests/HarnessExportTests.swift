@@ -59,6 +59,27 @@ struct HarnessExportTests {
         }
     }
 
+    @Test("an export of a store emptied on purpose starts an empty provider, not one with the demo data")
+    func emptiedExportStaysEmpty() async throws {
+        let exported: Data = try await withProvider(harnessConfiguration()) { client, _ in
+            #expect(try await admin(client, "/_admin/reset", method: .post, json: #"{"empty":true}"#).status == .ok)
+            let export = try await client.execute(
+                uri: "/_admin/export", method: .get, headers: [.authorization: "Bearer \(KeyRotationAndAdminTests.adminToken)"])
+            #expect(export.status == .ok)
+            return Data(String(buffer: export.body).utf8)
+        }
+        let fixtures = try ProviderFixtures.parse(exported, source: "the export")
+        #expect(fixtures.emptied == true && fixtures.apps.isEmpty && fixtures.users.isEmpty)
+        var configuration = TestFixtures.configuration()
+        configuration.fixtures = fixtures
+        let provider = try await LimitedLoginProvider.prepare(configuration, logger: TestFixtures.quietLogger)
+        let apps = try await provider.store.apps()
+        let users = try await provider.store.users()
+        await provider.store.close()
+        #expect(apps.isEmpty && users.isEmpty, "the demo data came back: \(apps.map(\.name)) \(users.map(\.email))")
+        #expect(!provider.seededDemoData)
+    }
+
     @Test("an import refused for a name it does not know writes nothing, not even the apps and users before it")
     func refusedImportChangesNothing() async throws {
         try await withProvider(harnessConfiguration()) { client, provider in

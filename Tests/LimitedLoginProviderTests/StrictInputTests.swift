@@ -23,7 +23,7 @@ struct StrictInputTests {
         arguments: [
             (
                 #"{"apps": [], "userz": []}"#,
-                "the fixtures are invalid: unknown key \"userz\" in the file; the accepted keys are: access_tokens, app_scoped_ids, apps, clock_offset, grants, scenarios, signing_keys, users"
+                "the fixtures are invalid: unknown key \"userz\" in the file; the accepted keys are: access_tokens, app_scoped_ids, apps, clock_offset, emptied, grants, scenarios, signing_keys, users"
             ),
             (
                 #"{"apps": [{"id": "1234", "name": "A", "redirect_uri": "https://a.example/cb"}]}"#,

@@ -74,6 +74,8 @@ struct FixtureLoader: Sendable {
             }
         }
         try await StateImport(store: store, logger: logger).load(fixtures)
+        // An export of a store emptied on purpose: this one stays empty too (the demo data is not seeded).
+        if fixtures.emptied == true { try await store.setSetting(AdminStateController.emptiedSetting, to: "1") }
         return added
     }
 

@@ -308,6 +308,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
     public var clockOffset: Int64?
     /// The scenarios queued when the state was exported, oldest first.
     public var scenarios: [QueuedScenario]?
+    /// True in an export of a store emptied on purpose (`reset --empty`): a store loaded from it is kept
+    /// empty too (no demo data at its start).
+    public var emptied: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case apps, users, grants, scenarios
@@ -315,6 +318,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         case signingKeys = "signing_keys"
         case accessTokens = "access_tokens"
         case clockOffset = "clock_offset"
+        case emptied
     }
 
     public init(apps: [App] = [], users: [User] = [], grants: [Grant]? = nil, appScopedIDs: [AppScopedID]? = nil, signingKeys: [SigningKey]? = nil) {
@@ -335,6 +339,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         accessTokens = try container.decodeIfPresent([AccessToken].self, forKey: .accessTokens)
         clockOffset = try container.decodeIfPresent(Int64.self, forKey: .clockOffset)
         scenarios = try container.decodeIfPresent([QueuedScenario].self, forKey: .scenarios)
+        emptied = try container.decodeIfPresent(Bool.self, forKey: .emptied)
     }
 
     /// Reads and checks a fixtures file.

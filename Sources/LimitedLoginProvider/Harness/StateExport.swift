@@ -55,6 +55,8 @@ struct StateExport: Sendable {
             return ProviderFixtures.QueuedScenario(appID: scenario.appID, userID: scenario.userID, outcome: CodableJSONValue(.object(outcome)))
         }
         fixtures.scenarios = queued.isEmpty ? nil : queued
+        let settings = try await store.settingValues([AdminStateController.emptiedSetting])
+        if settings[AdminStateController.emptiedSetting] == "1" { fixtures.emptied = true }
         return fixtures
     }
 
