@@ -56,7 +56,7 @@ struct HarnessClockTests {
             #expect(back.status == .conflict)
             #expect(
                 back.message
-                    == "The clock cannot go back to \(iat - 100): a token was already issued at \(iat). Set a time at or after \(iat), reset the clock, or pass \"force\": true."
+                    == "The clock cannot go back to \(iat - 100): a token was already issued at \(iat). Set a time at or after \(iat), reset the clock, or pass \"force\": true (limited-login clock: --force)."
             )
             let backwards = try await admin(client, "/_admin/clock", method: .post, json: #"{"advance":-7200}"#)
             #expect(backwards.status == .conflict)
@@ -72,6 +72,7 @@ struct HarnessClockTests {
                 (#"{}"#, "Give exactly one of \"advance\" (seconds), \"set\" (epoch seconds) or \"reset\": true."),
                 (#"{"advance":1,"set":2}"#, "Give exactly one of \"advance\" (seconds), \"set\" (epoch seconds) or \"reset\": true."),
                 (#"{"advance":"1d"}"#, "\"advance\" must be a whole number of seconds."),
+                (#"{"advance":8639999999913600}"#, "\"advance\" is out of range: the clock shows times from 1970 to 9999."),
                 (#"{"set":1.5}"#, "\"set\" must be whole seconds since 1970."),
                 (#"{"reset":false}"#, "\"reset\" must be true."),
             ]

@@ -27,7 +27,12 @@ struct AdminClockController: Sendable {
         }
         switch actions[0] {
         case "advance":
-            guard let seconds = wholeSeconds(body["advance"]) else { throw AdminError.badRequest("\"advance\" must be a whole number of seconds.") }
+            guard let seconds = wholeSeconds(body["advance"]) else {
+                if case .number(let number)? = body["advance"], number == number.rounded() {
+                    throw AdminError.badRequest("\"advance\" is out of range: the clock shows times from 1970 to 9999.")
+                }
+                throw AdminError.badRequest("\"advance\" must be a whole number of seconds.")
+            }
             return (.advance(seconds: seconds), force)
         case "set":
             guard let time = wholeSeconds(body["set"]) else { throw AdminError.badRequest("\"set\" must be whole seconds since 1970.") }

@@ -11,7 +11,7 @@ public enum ProviderClockError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .beforeIssuedTokens(let requested, let latest):
             return "The clock cannot go back to \(requested): a token was already issued at \(latest). "
-                + "Set a time at or after \(latest), reset the clock, or pass \"force\": true."
+                + "Set a time at or after \(latest), reset the clock, or pass \"force\": true (limited-login clock: --force)."
         case .outOfRange(let value):
             return "\(value) is not a time the clock can show; give seconds since 1970, before the year 10000."
         }
