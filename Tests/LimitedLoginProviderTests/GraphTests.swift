@@ -66,6 +66,28 @@ struct GraphTests {
             #expect(unknown.status == .badRequest)
             #expect(unknown.error?["message"] == "(#100) Tried accessing nonexisting field (favorite_color) on node type (User)")
             #expect(unknown.error?["code"] == 100 && unknown.error?["type"] == "OAuthException")
+
+            // Field modifiers, as clients write them: picture sized by type, or by width and height.
+            let large = try await graph(client, "/v21.0/me?fields=name,picture.type(large)&access_token=\(tokens.access)")
+            let largeData = try #require(large.object["picture"]?.objectValue?["data"]?.objectValue, "\(large.object)")
+            #expect(largeData["width"] == 200 && largeData["height"] == 200)
+            #expect(largeData["url"] == .string("http://provider.test/v21.0/\(asid)/picture?type=large"))
+            let sized = try await graph(client, "/v21.0/me?fields=picture.width(120).height(80)&access_token=\(tokens.access)")
+            #expect(sized.object["picture"]?.objectValue?["data"]?.objectValue?["width"] == 120, "\(sized.object)")
+            let refusals: [(String, String)] = [
+                ("picture.type(huge)", "(#100) type must be one of small, normal, album, large, square; width and height positive numbers."),
+                ("name.type(large)", "(#100) Only picture takes modifiers (type, width, height); name does not: name.type(large)"),
+                ("picture.size(9)", "(#100) picture takes the modifiers type, width and height, not size: picture.size(9)"),
+                (
+                    "picture.type(large",
+                    "(#100) Syntax error in the field picture.type(large: a modifier is written .name(value), as in picture.type(large)"
+                ),
+                ("friends%7Bname%7D", "(#100) Field expansion ({…}) is not supported by this provider: ask for friends alone (its default fields)."),
+            ]
+            for (fields, message) in refusals {
+                let refused = try await graph(client, "/v21.0/me?fields=\(fields)&access_token=\(tokens.access)")
+                #expect(refused.status == .badRequest && refused.error?["message"] == .string(message), "\(fields): \(refused.object)")
+            }
         }
     }
 

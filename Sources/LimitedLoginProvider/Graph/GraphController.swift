@@ -62,7 +62,7 @@ struct GraphController: Sendable {
         return (user, grant)
     }
 
-    private func fieldsParameter(_ query: FormParameters) throws(GraphError) -> [String] {
+    private func fieldsParameter(_ query: FormParameters) throws(GraphError) -> [GraphFieldRequest] {
         do { return try GraphUserFields.requested(try query.single("fields")) } catch let error as GraphError { throw error } catch {
             throw GraphError("The request is ambiguous: \(error).", code: 100)
         }

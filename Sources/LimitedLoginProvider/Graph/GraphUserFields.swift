@@ -15,29 +15,31 @@ struct GraphUserFields: Sendable {
         "link": Permission(name: "user_link"), "friends": .userFriends, "token_for_business": nil,
     ]
 
-    static let defaultFields = ["id", "name"]
+    static let defaultFields = [GraphFieldRequest(name: "id", modifiers: []), GraphFieldRequest(name: "name", modifiers: [])]
 
     let services: ProviderServices
 
     /// The requested field names, or the error for a field that does not exist.
-    static func requested(_ text: String?) throws(GraphError) -> [String] {
+    static func requested(_ text: String?) throws(GraphError) -> [GraphFieldRequest] {
         guard let text, !text.isEmpty else { return defaultFields }
-        var fields: [String] = []
-        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard permissionByField[name] != nil else {
-                throw GraphError("(#100) Tried accessing nonexisting field (\(name)) on node type (User)", code: 100)
+        var fields: [GraphFieldRequest] = []
+        for entry in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+            let field = try GraphFieldRequest.parse(entry)
+            guard permissionByField[field.name] != nil else {
+                throw GraphError("(#100) Tried accessing nonexisting field (\(field.name)) on node type (User)", code: 100)
             }
-            if !fields.contains(name) { fields.append(name) }
+            if !fields.contains(where: { $0.name == field.name }) { fields.append(field) }
         }
         return fields.isEmpty ? defaultFields : fields
     }
 
-    func node(fields: [String], user: TestUserRecord, app: AppRecord, grant: GrantRecord, callerIsApp: Bool) async throws -> JSONObject {
+    func node(fields: [GraphFieldRequest], user: TestUserRecord, app: AppRecord, grant: GrantRecord, callerIsApp: Bool) async throws -> JSONObject {
         let store = services.store
         let asid = try await store.appScopedID(appID: app.id, userID: user.id)
         // The Graph API always answers with the node's id.
         var node: [(String, JSONValue)] = [("id", .string(asid))]
-        for field in fields {
+        for request in fields {
+            let field = request.name
             if let needed = Self.permissionByField[field] ?? nil, !grant.granted.contains(needed) { continue }
             switch field {
             case "id": node.append((field, .string(asid)))
@@ -47,12 +49,18 @@ struct GraphUserFields: Sendable {
             case "last_name": node.append((field, .string(user.lastName)))
             case "short_name": node.append((field, .string(user.firstName)))
             case "picture":
+                // Sized as me/picture sizes it (`picture.type(large)`, `picture.width(200).height(200)`).
+                let (type, width, height) = (request.modifier("type"), request.modifier("width"), request.modifier("height"))
+                guard let side = AvatarPicture.side(type: type, width: width, height: height) else { throw GraphController.badPictureSize }
+                var sizing = FormParameters()
+                for (name, value) in [("type", type), ("width", width), ("height", height)] { if let value { sizing.append(name, value) } }
+                let url = services.urls.pictureURL(asid: asid) + (sizing.pairs.isEmpty ? "" : "?" + sizing.encoded)
                 node.append(
                     (
                         field,
                         .object([
                             "data": .object([
-                                "url": .string(services.urls.pictureURL(asid: asid)), "width": 50, "height": 50, "is_silhouette": false,
+                                "url": .string(url), "width": .number(Double(side)), "height": .number(Double(side)), "is_silhouette": false,
                             ])
                         ])
                     ))
