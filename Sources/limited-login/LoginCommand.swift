@@ -136,7 +136,7 @@ struct LoginCommand: AsyncParsableCommand {
         let session = LoginSession(store: store)
         let manager = LoginManager(
             appID: appID, endpoints: endpoints, presenter: presenter, session: session,
-            verifier: await ProviderTimeVerifier.make(appID: appID, provider: target, endpoints: endpoints, trust: trust))
+            verifier: await ProviderTimeVerifier.make(appID: appID, provider: target, endpoints: endpoints))
         let result: LoginManagerLoginResult
         do {
             result = try await manager.logIn(configuration: configuration)

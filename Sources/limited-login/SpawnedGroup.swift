@@ -56,7 +56,7 @@ final class SpawnedGroup: Sendable {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
-        #if canImport(Glibc)
+        #if canImport(Glibc) || canImport(Musl)
         closeAboveStandardStreams(&fileActions)
         #elseif canImport(Darwin)
         posix_spawnattr_setflags(
@@ -76,7 +76,7 @@ final class SpawnedGroup: Sendable {
         return SpawnedGroup(pid: pid, tookTerminal: tookTerminal)
     }
 
-    #if canImport(Glibc)
+    #if canImport(Glibc) || canImport(Musl)
     /// Closes every descriptor above the standard streams in the child: glibc's
     /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; looked up at run time, as Swift's Glibc
     /// module does not declare it), else each descriptor open now is marked close-on-exec.

@@ -306,7 +306,7 @@ struct HarnessCommandTests {
                 emptied.status == 0 && emptied.output == "reset: the provider is empty\n",
                 "exit \(emptied.status): \(emptied.error)\nserver: \(server.output.suffix(1500))")
             let empty = try await CLIProcess.run(["export"], environment: environment)
-            #expect(try json(empty.output) == ["app_scoped_ids": [], "apps": [], "grants": [], "users": []])
+            #expect(try json(empty.output) == ["app_scoped_ids": [], "apps": [], "emptied": true, "grants": [], "users": []])
             let seeded = try await CLIProcess.run(["reset"], environment: environment)
             #expect(
                 seeded.status == 0 && seeded.output == "reset: the demo app and test users are back\n",

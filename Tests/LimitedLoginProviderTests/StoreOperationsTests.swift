@@ -162,6 +162,15 @@ struct StoreOperationsTests {
             #expect(
                 try await store.signingKeys().map(\.keyID) == ["kid-first"], "the second's key went with the first's drop; its own drop found it gone"
             )
+
+            // A drop after a plain rotation that retired its key: the dropping key is the one left, not retired.
+            try await store.insertSigningKey(SigningKeyRecord(keyID: "kid-third", privateKeyPEM: "pem", createdAt: 20, signsFrom: 20, retiredAt: nil))
+            try await store.insertSigningKey(
+                SigningKeyRecord(keyID: "kid-fourth", privateKeyPEM: "pem", createdAt: 20, signsFrom: 20, retiredAt: nil))
+            try await store.retireSigningKeys(exceptLatest: "kid-third", at: 20)
+            try await store.deleteSigningKeys(exceptLatest: "kid-fourth")
+            let left = try await store.signingKeys()
+            #expect(left.map(\.keyID) == ["kid-fourth"] && left.first?.retiredAt == nil, "\(left)")
         }
     }
 

@@ -56,8 +56,11 @@ extension AdminOperations {
         do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
             throw AdminError.badRequest("The body does not fit: \(AdminJSONBody.describe(error)).")
         }
-        user.id = existing.id
+        // Checked without the ID: it is not changed here, and a user an earlier version took with an ID the rule
+        // now refuses stays editable.
+        user.id = nil
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        user.id = existing.id
         let record = TestUserRecord(fixture: user, id: existing.id)
         do {
             try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))

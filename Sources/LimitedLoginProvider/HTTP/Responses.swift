@@ -19,8 +19,11 @@ enum Responses {
     /// The `form_post` page's policy: the page policy, its one inline script (the form's submit) allowed by
     /// `scriptNonce`, and its form posting only to `formAction` (``FormActionSource``).
     static func formPostPolicy(scriptNonce: String, formAction: String) -> String {
-        "default-src 'none'; style-src 'self'; script-src 'self' 'nonce-\(scriptNonce)'; img-src 'self' data:; base-uri 'none'; "
-            + "frame-ancestors 'none'; form-action \(formAction)"
+        let directives = pagePolicy.split(separator: ";").map { directive -> String in
+            let trimmed = directive.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("script-src ") ? trimmed + " 'nonce-\(scriptNonce)'" : trimmed
+        }
+        return (directives + ["form-action \(formAction)"]).joined(separator: "; ")
     }
 
     /// An HTML page, never cached, with headers that keep it out of frames and scripts out of it.

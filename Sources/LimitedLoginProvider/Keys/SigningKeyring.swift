@@ -49,6 +49,7 @@ public final class SigningKeyring: Sendable {
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
+    private let rotations = RotationQueue()
     private let certificateCache: Mutex<[String: String]> = Mutex([:])
     let certificateCommonName: String
 
@@ -75,8 +76,15 @@ public final class SigningKeyring: Sendable {
     /// current key retires then. With `dropPrevious` (and no delay), every other key is unpublished at
     /// once, as if its retention had passed: a test of what a backend does with a token whose key is gone.
     /// Returns the new key's record.
+    ///
+    /// Rotations through this node run one after another (``RotationQueue``); those of other nodes sharing the
+    /// database are settled by the single statements that retire or drop the other keys.
     @discardableResult
     func rotate(publishDelay: Int64, dropPrevious: Bool = false) async throws -> SigningKeyRecord {
+        try await rotations.run { try await self.rotateNow(publishDelay: publishDelay, dropPrevious: dropPrevious) }
+    }
+
+    private func rotateNow(publishDelay: Int64, dropPrevious: Bool) async throws -> SigningKeyRecord {
         let now = store.now()
         let key = try await Self.generateKey()
         let record = SigningKeyRecord(

@@ -76,7 +76,8 @@ extension ProviderStore {
     }
 
     /// Removes every key but `keyID`, in one statement; nothing when `keyID` is gone (a `drop_previous`
-    /// rotation beside this one removed it), so that two such rotations at once leave one key, not none.
+    /// rotation beside this one removed it), so that two such rotations one after the other leave one key, not
+    /// none. `keyID` itself is then not retired (a rotation beside this one may have retired it).
     func deleteSigningKeys(exceptLatest keyID: String) async throws(StoreError) {
         try await run("signing key \(keyID)") {
             try await db.raw(
@@ -85,6 +86,7 @@ extension ProviderStore {
                 AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
                 """
             ).run()
+            try await db.raw("UPDATE ll_signing_keys SET retired_at = NULL WHERE key_id = \(bind: keyID)").run()
         }
     }
 
