@@ -168,7 +168,8 @@ final class SpawnedGroup: Sendable {
 }
 
 /// `serve --exec`'s signals, from serve's start (the provider does not stop on them: ``ProviderConfiguration
-/// /stopsOnSignals``): SIGTERM, SIGINT and SIGHUP are kept from their default action and handled here.
+/// /stopsOnSignals``): SIGTERM, SIGINT and SIGHUP are kept from their default action and handled here (one that
+/// serve was started with ignored, as `nohup` ignores SIGHUP, stays ignored).
 /// - Before the command runs, one ends serve at once with 128 + the signal: nothing was started for it.
 /// - While it runs, each is passed on to the command's group as it came, and the provider goes on answering
 ///   (a trap that cleans up can still reach it); if the command has not ended `grace` after the first, its
@@ -189,7 +190,9 @@ final class ExecSignals: Sendable {
         self.grace = grace
         sources.withLock { sources in
             for number in [SIGTERM, SIGINT, SIGHUP] {
-                signal(number, SIG_IGN)
+                let previous = signal(number, SIG_IGN)
+                // One serve was started with ignored (nohup ignores SIGHUP) stays ignored: not handled, not passed on.
+                if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { [self] in received(number) }
                 source.resume()

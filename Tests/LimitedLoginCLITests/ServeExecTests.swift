@@ -119,6 +119,28 @@ struct ServeExecTests {
         #expect(answer.contains("answered 200"), "the provider did not answer the clean-up: \(answer)")
     }
 
+    @Test("under nohup (SIGHUP ignored when serve starts) a hangup does not reach CMD")
+    func nohupKeepsHangupsAway() async throws {
+        let folder = try Self.folder()
+        let ready = folder.appendingPathComponent("started")
+        // `trap '' HUP` then exec: serve starts with SIGHUP ignored, as nohup starts it.
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: "/bin/sh")
+        serve.arguments = [
+            "-c", "trap '' HUP; exec \"$0\" serve --port 0 --database :memory: --exec \"touch '\(ready.path)'; sleep 3; exit 6\"",
+            CLIProcess.binary.path,
+        ]
+        serve.standardOutput = FileHandle.nullDevice
+        serve.standardError = FileHandle.nullDevice
+        try serve.run()
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready.path) { try await Task.sleep(for: .milliseconds(50)) }
+        kill(serve.processIdentifier, SIGHUP)
+        for _ in 0..<300 where serve.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        if serve.isRunning { kill(serve.processIdentifier, SIGKILL) }
+        serve.waitUntilExit()
+        #expect(serve.terminationStatus == 6, "CMD ran to its end: \(serve.terminationStatus) (129: the hangup reached it)")
+    }
+
     @Test("CMD runs under bash when installed, with this binary's folder first on PATH")
     func shellAndPath() async throws {
         let result = try await CLIProcess.run([
