@@ -195,6 +195,21 @@ struct DialogFlowTests {
             consentForm.append("csrf_token", try #require(signInPage.hiddenInput("csrf_token")))
             let wrongPurpose = try await browser.post(DialogController.confirmPath, form: consentForm)
             #expect(wrongPurpose.status == .forbidden)
+
+            // The consent page's token consents to the request it was shown for, not to another one (here a request
+            // with another scope and nonce, whose consent page this person never saw).
+            var otherRequest = FormParameters()
+            let shown = try #require(consent.hiddenInput("request"))
+            let swappedRequest = shown.replacingOccurrences(of: "nonce=nonce-123", with: "nonce=another-nonce")
+                .replacingOccurrences(of: "scope=openid%2Cpublic_profile%2Cemail", with: "scope=openid%2Cpublic_profile%2Cemail%2Cuser_friends")
+            #expect(swappedRequest != shown, "\(shown)")
+            otherRequest.append("csrf_token", try #require(consent.hiddenInput("csrf_token")))
+            otherRequest.append("request", swappedRequest)
+            otherRequest.append("action", "continue")
+            let swapped = try await browser.post(DialogController.confirmPath, form: otherRequest)
+            #expect(swapped.status == .forbidden, "\(swapped.status) \(swapped.location ?? "")")
+            #expect(swapped.location == nil, "no redirect carries a token")
+            #expect(try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice) == nil)
         }
     }
 

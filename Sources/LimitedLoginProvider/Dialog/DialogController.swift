@@ -115,7 +115,8 @@ struct DialogController: Sendable {
         else {
             return Responses.redirect(to: "/dialog/oauth?" + dialog.query, afterPost: true)
         }
-        if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: session) {
+        let consentBinding = Self.consentBinding(session: session, request: try value(form, "request") ?? "")
+        if let refusal = try await spendFormToken(try value(form, "csrf_token"), for: .consent, binding: consentBinding) {
             return try errorPage(refusal, retrying: dialog)
         }
         let action = try value(form, "action")
@@ -190,6 +191,13 @@ struct DialogController: Sendable {
 
     /// Checks a posted form token and consumes it in the store (single use, on every node). Nil when the
     /// form may go on; otherwise the page to answer with.
+    /// What a consent form's token is bound to: the browser's session and the dialog request the form was
+    /// shown for, so that the token of one request's page cannot consent to another (an app, scope or redirect
+    /// the person was never shown).
+    static func consentBinding(session: String, request: String) -> String {
+        session + "|" + request
+    }
+
     func spendFormToken(_ token: String?, for purpose: CSRFProtection.Purpose, binding: String?) async throws -> DialogPageError? {
         let now = ProviderTime.now()
         switch services.csrf.check(token, for: purpose, binding: binding, now: now) {
@@ -238,7 +246,8 @@ struct DialogController: Sendable {
         if let (dialog, session) = switchingAccount {
             context["switchAccount"] = true
             context["confirmPath"] = Self.confirmPath
-            context["csrfToken"] = services.csrf.token(for: .consent, binding: session, now: ProviderTime.now())
+            context["csrfToken"] = services.csrf.token(
+                for: .consent, binding: Self.consentBinding(session: session, request: dialog.query), now: ProviderTime.now())
             context["request"] = dialog.query
         }
         let html = try services.pages.render(.error, context)
@@ -273,7 +282,8 @@ struct DialogController: Sendable {
                 "limited": dialog.limited,
                 "permissions": permissions,
                 "confirmPath": Self.confirmPath,
-                "csrfToken": services.csrf.token(for: .consent, binding: session, now: ProviderTime.now()),
+                "csrfToken": services.csrf.token(
+                    for: .consent, binding: Self.consentBinding(session: session, request: dialog.query), now: ProviderTime.now()),
                 "request": dialog.query,
             ])
         return Responses.html(html)
