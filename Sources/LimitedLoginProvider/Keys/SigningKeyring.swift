@@ -36,6 +36,9 @@ public final class SigningKeyring: Sendable {
         /// When it was read (monotonic nanoseconds), and when the schedule next changes (epoch seconds).
         var loadedAt: UInt64
         var nextChange: Int64?
+        /// Which read of the store it was made from (``reloads``): a snapshot never replaces one made from a
+        /// later read.
+        var read: UInt64 = 0
     }
 
     /// How long a retired key stays published: the ID-token lifetime plus a margin for clock skew
@@ -50,6 +53,9 @@ public final class SigningKeyring: Sendable {
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
     private let rotations = RotationQueue()
+    /// Counts the reads of the keys, so that a reload that read the store before a rotation's statements but
+    /// finished after the rotation's own reload cannot put the keys of before the rotation back.
+    private let reloads = Atomic<UInt64>(0)
     private let certificateCache: Mutex<[String: String]> = Mutex([:])
     let certificateCommonName: String
 
@@ -118,6 +124,7 @@ public final class SigningKeyring: Sendable {
     /// `stored`: the keys just read from the store, when the caller has them (a start reads them once).
     @discardableResult
     func reload(from stored: [SigningKeyRecord]? = nil) async throws -> Snapshot {
+        let read = reloads.add(1, ordering: .sequentiallyConsistent).newValue
         let now = store.now()
         let settled = store.settledNow()
         var published: [RSAJSONWebKey] = []
@@ -164,8 +171,14 @@ public final class SigningKeyring: Sendable {
             records: kept,
             loadedAt: DispatchTime.now().uptimeNanoseconds, nextChange: nextChange
         )
-        state.withLock { $0 = snapshot }
-        return snapshot
+        var made = snapshot
+        made.read = read
+        state.withLock { current in
+            // An older read that finished last is not kept (``forgetSnapshot()`` empties the state for any read).
+            if let current, current.read > read { return }
+            current = made
+        }
+        return made
     }
 
     /// The key that signs when none is scheduled to at `now`: of the keys whose signing began, the one that
