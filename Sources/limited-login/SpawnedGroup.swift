@@ -156,6 +156,16 @@ final class SpawnedGroup: Sendable {
         }
     }
 
+    /// A signal was passed on: the group gets SIGKILL if the command has not ended `grace` from now.
+    func killUnlessEnded(after grace: Duration) {
+        Thread.detachNewThread { [self] in
+            Thread.sleep(forTimeInterval: Self.seconds(grace))
+            guard !hasEnded else { return }
+            printErrorLine("limited-login serve: the --exec command did not end \(Int(Self.seconds(grace))) s after the signal; SIGKILL")
+            send(SIGKILL)
+        }
+    }
+
     private static func seconds(_ duration: Duration) -> TimeInterval {
         TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
     }
@@ -233,13 +243,7 @@ final class ExecSignals: Sendable {
         case .forward(let group, let scheduleKill):
             group.send(number)
             guard scheduleKill else { return }
-            let grace = self.grace
-            Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: TimeInterval(grace.components.seconds) + TimeInterval(grace.components.attoseconds) / 1e18)
-                guard !group.hasEnded else { return }
-                printErrorLine("limited-login serve: the --exec command did not end \(grace.components.seconds) s after the signal; SIGKILL")
-                group.send(SIGKILL)
-            }
+            group.killUnlessEnded(after: grace)
         case .ignore:
             break
         }
