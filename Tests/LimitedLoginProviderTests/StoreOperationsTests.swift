@@ -174,6 +174,46 @@ struct StoreOperationsTests {
         }
     }
 
+    @Test(
+        "rotations at once through two nodes of one PostgreSQL database leave exactly one key that signs",
+        .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
+    func rotationsThroughTwoNodes() async throws {
+        let location = try await StoreDialect.postgres.freshLocation()
+        let first = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        let second: ProviderStore
+        do { second = try await ProviderStore.open(location, logger: TestFixtures.quietLogger) } catch {
+            await first.close()
+            throw error
+        }
+        do { try await rotateThroughBoth(first, second) } catch {
+            await first.close()
+            await second.close()
+            throw error
+        }
+        await first.close()
+        await second.close()
+    }
+
+    private func rotateThroughBoth(_ first: ProviderStore, _ second: ProviderStore) async throws {
+        try await first.insertSigningKey(SigningKeyRecord(keyID: "kid-0", privateKeyPEM: "pem", createdAt: 1, signsFrom: 1, retiredAt: nil))
+        // Drops at once, then a drop beside a plain rotation: each round's two rotations in either order leave
+        // one key that is not retired (without the lock, two drops each removed the other's key: none).
+        for round in 1...24 {
+            let drops = round <= 16
+            let keys = (1...2).map { node in
+                SigningKeyRecord(
+                    keyID: "kid-\(round)-\(node)", privateKeyPEM: "pem", createdAt: Int64(round), signsFrom: Int64(round), retiredAt: nil)
+            }
+            async let one: Void = first.storeRotation(keys[0], dropPrevious: true)
+            async let other: Void = second.storeRotation(keys[1], dropPrevious: drops)
+            _ = try await (one, other)
+            let left = try await first.signingKeys()
+            let signing = left.filter { $0.retiredAt == nil }
+            #expect(signing.count == 1 && keys.contains { $0.keyID == signing.first?.keyID }, "round \(round): \(left.map(\.keyID))")
+            if drops { #expect(left.count == 1, "round \(round): \(left.map(\.keyID))") }
+        }
+    }
+
     @Test("reset removes apps, users and grants", arguments: StoreDialect.available)
     func reset(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in

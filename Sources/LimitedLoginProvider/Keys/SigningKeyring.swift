@@ -83,8 +83,8 @@ public final class SigningKeyring: Sendable {
     /// once, as if its retention had passed: a test of what a backend does with a token whose key is gone.
     /// Returns the new key's record.
     ///
-    /// Rotations through this node run one after another (``RotationQueue``); those of other nodes sharing the
-    /// database are settled by the single statements that retire or drop the other keys.
+    /// Rotations through this node run one after another (``RotationQueue``); nodes sharing a PostgreSQL
+    /// database take turns too (``ProviderStore/storeRotation(_:dropPrevious:)``).
     @discardableResult
     func rotate(publishDelay: Int64, dropPrevious: Bool = false) async throws -> SigningKeyRecord {
         try await rotations.run { try await self.rotateNow(publishDelay: publishDelay, dropPrevious: dropPrevious) }
@@ -96,15 +96,7 @@ public final class SigningKeyring: Sendable {
         let record = SigningKeyRecord(
             keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now + max(0, publishDelay), retiredAt: nil
         )
-        // The new key first: a reload between these statements (another node's, or /health) always finds a key
-        // to sign with, and a failure after the insert leaves the old keys where they were, not none. Then the
-        // others retire (or go) in one statement each, which also settles rotations made at the same moment.
-        try await store.insertSigningKey(record)
-        if dropPrevious {
-            try await store.deleteSigningKeys(exceptLatest: record.keyID)
-        } else {
-            try await store.retireSigningKeys(exceptLatest: record.keyID, at: record.signsFrom)
-        }
+        try await store.storeRotation(record, dropPrevious: dropPrevious)
         try await reload()
         return record
     }

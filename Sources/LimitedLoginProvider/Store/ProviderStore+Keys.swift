@@ -49,6 +49,56 @@ extension ProviderStore {
 }
 
 extension ProviderStore {
+    /// The advisory-lock key that serializes key rotations across the nodes of a PostgreSQL database
+    /// ("LLROTATE" as a number).
+    static let rotationLockKey: Int64 = 0x4C4C_524F_5441_5445
+
+    /// Stores a rotation's new key, then retires every other key from its `signsFrom` (or, with
+    /// `dropPrevious`, removes them).
+    ///
+    /// Through one node, rotations already run one after another (``RotationQueue``). Nodes sharing a
+    /// PostgreSQL database also run them one after another: the statements run in one transaction that
+    /// holds an advisory lock, so that two drop_previous rotations at once cannot each remove the other's
+    /// new key (each statement reading the keys as committed before the other's removal) and leave none.
+    /// Other nodes' readers see the new key and the retirement together, at the commit.
+    func storeRotation(_ record: SigningKeyRecord, dropPrevious: Bool) async throws(StoreError) {
+        guard location.isShared else {
+            // One process owns an SQLite store, and its rotations are queued: no other writer to wait for.
+            try await run("signing key \(record.keyID)") {
+                try await Self.storeRotationStatements(record, dropPrevious: dropPrevious, on: db)
+            }
+            return
+        }
+        try await run("signing key \(record.keyID)") {
+            try await db.withSession { session in
+                try await session.raw("BEGIN").run()
+                do {
+                    try await session.raw("SELECT pg_advisory_xact_lock(\(bind: Self.rotationLockKey))").run()
+                    try await Self.storeRotationStatements(record, dropPrevious: dropPrevious, on: session)
+                    try await session.raw("COMMIT").run()
+                } catch {
+                    try? await session.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The new key first: a reload between these statements (on SQLite, /health's) always finds a key to
+    /// sign with, and a failure after the insert leaves the old keys where they were, not none.
+    private static func storeRotationStatements(_ record: SigningKeyRecord, dropPrevious: Bool, on db: any SQLDatabase) async throws {
+        let row = SigningKeyRow(
+            keyId: record.keyID, privateKeyPem: record.privateKeyPEM, createdAt: record.createdAt, signsFrom: record.signsFrom,
+            retiredAt: record.retiredAt
+        )
+        try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        if dropPrevious {
+            try await deleteSigningKeys(exceptLatest: record.keyID, on: db)
+        } else {
+            try await retireSigningKeys(exceptLatest: record.keyID, at: record.signsFrom, on: db)
+        }
+    }
+
     /// Sets when a key stops signing.
     func retireSigningKey(keyID: String, at time: Int64) async throws(StoreError) {
         try await run("signing key \(keyID)") {
@@ -64,30 +114,34 @@ extension ProviderStore {
     /// that is not retired, whatever their order: the one whose statement ran last, as if they had run one
     /// after another. Each reading the keys first and retiring what it had read left every new key unretired.
     func retireSigningKeys(exceptLatest keyID: String, at time: Int64) async throws(StoreError) {
-        try await run("signing key \(keyID)") {
-            try await db.raw(
-                """
-                UPDATE ll_signing_keys SET retired_at = CASE WHEN key_id = \(bind: keyID) THEN NULL ELSE \(bind: time) END \
-                WHERE (key_id = \(bind: keyID) OR retired_at IS NULL OR retired_at > \(bind: time)) \
-                AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
-                """
-            ).run()
-        }
+        try await run("signing key \(keyID)") { try await Self.retireSigningKeys(exceptLatest: keyID, at: time, on: db) }
+    }
+
+    private static func retireSigningKeys(exceptLatest keyID: String, at time: Int64, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE ll_signing_keys SET retired_at = CASE WHEN key_id = \(bind: keyID) THEN NULL ELSE \(bind: time) END \
+            WHERE (key_id = \(bind: keyID) OR retired_at IS NULL OR retired_at > \(bind: time)) \
+            AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
+            """
+        ).run()
     }
 
     /// Removes every key but `keyID`, in one statement; nothing when `keyID` is gone (a `drop_previous`
     /// rotation beside this one removed it), so that two such rotations one after the other leave one key, not
     /// none. `keyID` itself is then not retired (a rotation beside this one may have retired it).
     func deleteSigningKeys(exceptLatest keyID: String) async throws(StoreError) {
-        try await run("signing key \(keyID)") {
-            try await db.raw(
-                """
-                DELETE FROM ll_signing_keys WHERE key_id <> \(bind: keyID) \
-                AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
-                """
-            ).run()
-            try await db.raw("UPDATE ll_signing_keys SET retired_at = NULL WHERE key_id = \(bind: keyID)").run()
-        }
+        try await run("signing key \(keyID)") { try await Self.deleteSigningKeys(exceptLatest: keyID, on: db) }
+    }
+
+    private static func deleteSigningKeys(exceptLatest keyID: String, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            DELETE FROM ll_signing_keys WHERE key_id <> \(bind: keyID) \
+            AND EXISTS (SELECT 1 FROM ll_signing_keys AS latest WHERE latest.key_id = \(bind: keyID))
+            """
+        ).run()
+        try await db.raw("UPDATE ll_signing_keys SET retired_at = NULL WHERE key_id = \(bind: keyID)").run()
     }
 
     /// Removes a key that is past its retention.
