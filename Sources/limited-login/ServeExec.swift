@@ -73,8 +73,9 @@ enum ServeExec {
     /// Runs `command` as described above and returns its exit status (128 + the signal when a signal ended
     /// it). Cancelling the task (serve is stopping) sends CMD's group SIGTERM, then SIGKILL after the grace.
     static func run(_ command: String, adding variables: [String: String], signals: ExecSignals) async throws -> Int32 {
-        let child = try SpawnedGroup.spawn(shell: shell, command: command, environment: commandEnvironment(adding: variables))
-        signals.commandStarted(child)
+        let child = try signals.spawnCommand {
+            try SpawnedGroup.spawn(shell: shell, command: command, environment: commandEnvironment(adding: variables))
+        }
         defer { signals.commandEnded() }
         let status = await withTaskCancellationHandler {
             await child.exitStatus()

@@ -181,6 +181,8 @@ final class SpawnedGroup: Sendable {
 /// /stopsOnSignals``): SIGTERM, SIGINT and SIGHUP are kept from their default action and handled here (one that
 /// serve was started with ignored, as `nohup` ignores SIGHUP, stays ignored).
 /// - Before the command runs, one ends serve at once with 128 + the signal: nothing was started for it.
+/// - While the command is being spawned, one waits, and is passed on as soon as its group exists: taken as one
+///   before the command ran, it would end serve and leave the command running.
 /// - While it runs, each is passed on to the command's group as it came, and the provider goes on answering
 ///   (a trap that cleans up can still reach it); if the command has not ended `grace` after the first, its
 ///   group gets SIGKILL. serve stops once the command has ended, with the command's status.
@@ -188,6 +190,7 @@ final class SpawnedGroup: Sendable {
 final class ExecSignals: Sendable {
     private enum State {
         case starting
+        case spawning(pending: [Int32])
         case running(SpawnedGroup, killScheduled: Bool)
         case ended
     }
@@ -195,11 +198,18 @@ final class ExecSignals: Sendable {
     private let state = Mutex<State>(.starting)
     private let sources: Mutex<[any DispatchSourceSignal]> = Mutex([])
     private let grace: Duration
+    /// What a signal before the command does: ends serve (tests record it instead).
+    private let stopBeforeCommand: @Sendable (Int32) -> Void
 
-    init(grace: Duration) {
+    /// - Parameter handled: the signals handled (tests use one of their own).
+    init(
+        grace: Duration, handled: [Int32] = [SIGTERM, SIGINT, SIGHUP],
+        stopBeforeCommand: @escaping @Sendable (Int32) -> Void = ExecSignals.exitBeforeCommand
+    ) {
         self.grace = grace
+        self.stopBeforeCommand = stopBeforeCommand
         sources.withLock { sources in
-            for number in [SIGTERM, SIGINT, SIGHUP] {
+            for number in handled {
                 let previous = signal(number, SIG_IGN)
                 // One serve was started with ignored (nohup ignores SIGHUP) stays ignored: not handled, not passed on.
                 if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
@@ -211,14 +221,41 @@ final class ExecSignals: Sendable {
         }
     }
 
-    /// The command runs in `group` from now on.
-    func commandStarted(_ group: SpawnedGroup) {
-        state.withLock { $0 = .running(group, killScheduled: false) }
+    /// Spawns the command with `spawn`; signals go to its group from then on, and one that came while it was
+    /// being spawned is passed on now (the first schedules the SIGKILL, as when the command runs).
+    func spawnCommand(_ spawn: () throws -> SpawnedGroup) throws -> SpawnedGroup {
+        state.withLock { $0 = .spawning(pending: []) }
+        let group: SpawnedGroup
+        do {
+            group = try spawn()
+        } catch {
+            let pending = state.withLock { state -> [Int32] in
+                guard case .spawning(let pending) = state else { return [] }
+                state = .starting
+                return pending
+            }
+            if let first = pending.first { stopBeforeCommand(first) }
+            throw error
+        }
+        let pending = state.withLock { state -> [Int32] in
+            guard case .spawning(let pending) = state else { return [] }
+            state = .running(group, killScheduled: !pending.isEmpty)
+            return pending
+        }
+        for number in pending { group.send(number) }
+        if !pending.isEmpty { group.killUnlessEnded(after: grace) }
+        return group
     }
 
     /// The command has ended; serve is stopping.
     func commandEnded() {
         state.withLock { $0 = .ended }
+    }
+
+    /// Ends serve for a signal that came before the command started: nothing was started for it.
+    @Sendable static func exitBeforeCommand(_ number: Int32) {
+        printErrorLine("limited-login serve: stopped by signal \(number) before the --exec command started")
+        Foundation.exit(128 + number)
     }
 
     private func received(_ number: Int32) {
@@ -230,6 +267,10 @@ final class ExecSignals: Sendable {
         let action = state.withLock { state -> Action in
             switch state {
             case .starting: return .exit
+            case .spawning(var pending):
+                pending.append(number)
+                state = .spawning(pending: pending)
+                return .ignore
             case .running(let group, let killScheduled):
                 state = .running(group, killScheduled: true)
                 return .forward(group, scheduleKill: !killScheduled)
@@ -238,8 +279,7 @@ final class ExecSignals: Sendable {
         }
         switch action {
         case .exit:
-            printErrorLine("limited-login serve: stopped by signal \(number) before the --exec command started")
-            Foundation.exit(128 + number)
+            stopBeforeCommand(number)
         case .forward(let group, let scheduleKill):
             group.send(number)
             guard scheduleKill else { return }
