@@ -258,7 +258,8 @@ final class ExecSignals: Sendable {
         Foundation.exit(128 + number)
     }
 
-    private func received(_ number: Int32) {
+    /// A signal serve got (from the signal sources).
+    func received(_ number: Int32) {
         enum Action {
             case exit
             case forward(SpawnedGroup, scheduleKill: Bool)

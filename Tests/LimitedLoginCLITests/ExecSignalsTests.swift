@@ -16,18 +16,18 @@ struct ExecSignalsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let ready = folder.appendingPathComponent("ready").path
-        // A signal of the test's own (the test process keeps SIGTERM and SIGINT): serve's handling, another number.
+        // No signal sources in the test process (it keeps its own SIGTERM and SIGINT): the signal is given to the
+        // handler as a signal source gives it, at a moment that cannot be chosen from outside.
         let stops = Mutex<[Int32]>([])
-        let signals = ExecSignals(grace: .seconds(30), handled: [SIGUSR2], stopBeforeCommand: { number in stops.withLock { $0.append(number) } })
+        let signals = ExecSignals(grace: .seconds(30), handled: [], stopBeforeCommand: { number in stops.withLock { $0.append(number) } })
         let group = try signals.spawnCommand {
             let group = try SpawnedGroup.spawn(
                 shell: ServeExec.shell, command: "trap 'exit 7' USR2; : > '\(ready)'; sleep 20 & wait",
                 environment: ProcessInfo.processInfo.environment)
-            // The shell has its trap; the signal comes before spawnCommand has the group, and is handled then.
+            // The shell has its trap; the signal comes after the spawn, before spawnCommand has the group.
             let deadline = Date().addingTimeInterval(20)
             while !FileManager.default.fileExists(atPath: ready), Date() < deadline { usleep(10_000) }
-            kill(getpid(), SIGUSR2)
-            usleep(500_000)
+            signals.received(SIGUSR2)
             return group
         }
         let status = await group.exitStatus()
