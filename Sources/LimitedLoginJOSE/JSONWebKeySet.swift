@@ -123,6 +123,14 @@ public struct JSONWebKeySet: Sendable {
         }
     }
 
+    /// True when some `kid` of the set names a key a token can be checked with.
+    public var hasUsableKey: Bool {
+        index.values.contains { entry in
+            if case .usable = entry { return true }
+            return false
+        }
+    }
+
     /// Every `kid` the set mentions.
     public var keyIDs: Set<String> { Set(index.keys.map(\.text)) }
 

@@ -80,6 +80,8 @@ public final class RemoteKeySet: KeySetProvider {
 
     /// How many fetches have been started, for diagnostics.
     public var fetchCount: Int { state.withLock { $0.fetchCount } }
+    /// Why the last fetch failed, nil after one that succeeded (for tests and diagnostics).
+    var lastFailure: String? { state.withLock { $0.lastFailure } }
 
     public func key(for keyID: String) async throws(KeyResolutionError) -> RS256PublicKey {
         switch try decide(keyID, mayFetch: true) {
@@ -162,6 +164,12 @@ public final class RemoteKeySet: KeySetProvider {
         }
         let now = clock.now
         state.withLock { state in
+            var outcome = outcome
+            // A set with no key a token could be checked with (`{"keys":[]}`, a provider's fault) does not
+            // replace one that has: every token would fail until the next fetch. A rotated set holds its new key.
+            if case .success(let (keySet, _)) = outcome, !keySet.hasUsableKey, state.cached?.hasUsableKey == true {
+                outcome = .failure(.invalidDocument("the key set holds no usable RS256 key; the last good set is kept"))
+            }
             switch outcome {
             case .success(let (keySet, lifetime)):
                 state.cached = keySet

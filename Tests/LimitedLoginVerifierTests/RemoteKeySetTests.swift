@@ -235,6 +235,31 @@ struct RemoteKeySetTests {
         }
     }
 
+    @Test("a set with no usable key does not replace the last good set: tokens verify on, the unknown kid is refused")
+    func emptySetKeepsLastGood() async throws {
+        let server = serverOnlyPrimary()
+        try await withLoopbackServer(server.router()) { port in
+            let clock = ManualClock(factory.now)
+            let (verifier, keys) = verifier(port: port, clock: clock)
+            _ = try await verifier.verify(factory.token(), nonce: .exact(factory.nonce))
+            // The provider serves an empty set; a token with a kid the cache lacks makes the verifier fetch it.
+            server.update { $0.document = Array(#"{"keys":[]}"#.utf8) }
+            clock.advance(by: 31)
+            var invented = factory
+            invented.keyID = "invented"
+            invented.now = clock.now
+            await #expect(throws: TokenVerificationError.unknownKey("invented")) {
+                try await verifier.verify(invented.token(), nonce: .exact(invented.nonce))
+            }
+            #expect(server.keySetRequests == 2)
+            var later = factory
+            later.now = clock.now
+            let verified = try await verifier.verify(later.token(), nonce: .exact(factory.nonce))
+            #expect(verified.keyID == "key-1", "the last good set is kept")
+            #expect(keys.lastFailure?.contains("no usable RS256 key") == true, "\(keys.lastFailure ?? "no failure recorded")")
+        }
+    }
+
     @Test("a server that is gone entirely: the last good set still serves")
     func serverGone() async throws {
         let server = serverOnlyPrimary()
