@@ -66,6 +66,22 @@ private func names(_ report: JSONObject, verdict: String) -> Set<String> {
         })
 }
 
+/// A backend that crashes (500) on a token whose header is not RS256, and otherwise only decodes.
+private func crashingOnAlgorithmBackend() -> Router<BasicRequestContext> {
+    let router = Router()
+    let decoding = decodingOnlyBackend().buildResponder()
+    router.get("/me") { request, context -> Response in
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            let first = header.dropFirst("Bearer ".count).split(separator: ".").first, let bytes = try? Base64URL.decode(String(first)),
+            let fields = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any], fields["alg"] as? String != "RS256"
+        {
+            return Response(status: .internalServerError)
+        }
+        return try await decoding.respond(to: request, context: context)
+    }
+    return router
+}
+
 @Suite("CLI: limited-login audit")
 struct AuditCommandTests {
     @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 42 bad ones; the JUnit report parses")
@@ -173,6 +189,31 @@ struct AuditCommandTests {
                         "limited-login audit: the backend accepted the good token at the start but not a fresh one at the end (other 429): its refusals in between cannot be told from a rate limit or a replay check, so they prove nothing. Lift the rate limit for the audit, or give each request its own nonce with {nonce}.\n"
                     ), "\(run.error)")
                 #expect(!run.output.contains("PASSED"))
+            }
+        }
+    }
+
+    @Test("a must-refuse token answered with a 500 is not a refusal: exit 1, the case named, and a JUnit failure")
+    func unclearMustRefuseFails() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(crashingOnAlgorithmBackend()) { port in
+                let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).xml")
+                defer { try? FileManager.default.removeItem(at: junit) }
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "alg-none,wrong-audience", "--junit", junit.path,
+                ])
+                #expect(run.status == 1, "\(run.output)")
+                #expect(run.output.contains("UNCLEAR alg-none (other 500)"), "\(run.output)")
+                #expect(
+                    run.output.hasSuffix(
+                        "FAILED: the backend did not refuse 1 token it must refuse: alg-none (other 500); a refusal is a status in --refused (default 4xx).\n"
+                    ), "\(run.output)")
+                let document = try XMLDocument(contentsOf: junit)
+                let failures = try document.nodes(forXPath: "//testcase[failure[@type='not-refused']]").compactMap {
+                    ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue
+                }
+                #expect(failures == ["alg-none"])
             }
         }
     }

@@ -16,7 +16,7 @@ struct AuditReport: Sendable {
     /// 0 when the good token was accepted and no must-refuse case was accepted (with `strict`, when every
     /// case went as it should); 1 otherwise.
     var exitStatus: Int32 {
-        results.contains { $0.verdict.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) } ? 1 : 0
+        results.contains { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) } ? 1 : 0
     }
 
     /// `31 cases: 27 ok, 1 hole, 2 warnings, 0 unclear, 1 not run`.
@@ -66,6 +66,12 @@ struct AuditReport: Sendable {
         if !holes.isEmpty {
             return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))."
         }
+        let unrefused = results.filter { $0.verdict == .unclear && $0.severity == .mustRefuse }
+        if !unrefused.isEmpty {
+            let cases = unrefused.map { "\($0.name) (\($0.got))" }.joined(separator: ", ")
+            return
+                "FAILED: the backend did not refuse \(unrefused.count) token\(unrefused.count == 1 ? "" : "s") it must refuse: \(cases); a refusal is a status in --refused (default 4xx)."
+        }
         if strict, exitStatus != 0 {
             let lenient = results.filter { $0.verdict == .warning || $0.verdict == .unclear }.map(\.name)
             return "FAILED (--strict): \(lenient.joined(separator: ", ")) did not go as they should."
@@ -90,7 +96,7 @@ struct AuditReport: Sendable {
     /// warnings and unclear answers too, as they fail the run), cases not run are skipped, warnings and
     /// unclear answers are otherwise written to the case's output.
     var junit: String {
-        let failures = results.filter { $0.verdict.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count
+        let failures = results.filter { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="limited-login audit">"# + "\n"
         xml +=
@@ -107,6 +113,9 @@ struct AuditReport: Sendable {
                     "\n      <failure type=\"good-token-refused\" message=\"\(Self.escape("refused a good token (\(result.got))"))\">\(Self.escape(explanation))</failure>\n    "
             case .notRun:
                 xml += "\n      <skipped message=\"\(Self.escape(result.detail ?? "not run"))\"/>\n    "
+            case .unclear where result.failsTheRun:
+                xml +=
+                    "\n      <failure type=\"not-refused\" message=\"\(Self.escape("did not refuse (\(result.got)) a token it must refuse"))\">\(Self.escape(explanation))</failure>\n    "
             case .warning where strict, .unclear where strict:
                 xml +=
                     "\n      <failure type=\"\(result.verdict.rawValue)\" message=\"\(Self.escape(result.verdict.rawValue + " under --strict (" + result.got + ")"))\">\(Self.escape(explanation))</failure>\n    "

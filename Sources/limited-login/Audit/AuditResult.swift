@@ -14,7 +14,7 @@ enum AuditVerdict: String, Sendable {
     case unclear
     case notRun = "not-run"
 
-    /// True when the audit exits 1 for it.
+    /// True when the audit exits 1 for it whatever the case (see ``AuditResult/failsTheRun``).
     var failsTheRun: Bool { self == .hole || self == .fail }
 }
 
@@ -31,6 +31,10 @@ struct AuditResult: Sendable {
     let detail: String?
 
     var expected: AuditOutcome { severity.expectsAcceptance ? .accepted : .refused }
+
+    /// True when the audit exits 1 for this case: a hole, a refused good token, or a token the backend must
+    /// refuse that it was not seen to refuse (a 500, a redirect, no answer: that proves no refusal).
+    var failsTheRun: Bool { verdict.failsTheRun || (verdict == .unclear && severity == .mustRefuse) }
 
     var verdict: AuditVerdict {
         switch (severity, outcome) {
