@@ -11,7 +11,10 @@ enum ServeCertificateAuthorityFile {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-ca-\(UUID().uuidString).pem").path
         }
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: Data(pem.utf8)) else {
+            // Ending in a newline, as `ca export` writes it: a file appended to a bundle (`cat ca.pem >> bundle`)
+            // must not run its END line into the next BEGIN line.
+            let text = pem.hasSuffix("\n") ? pem : pem + "\n"
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
                 throw CommandFailure.fail("limited-login serve: cannot write the CA certificate to \(path)", code: 73)
             }
         }

@@ -17,6 +17,10 @@ struct CLITLSTrustTests {
         )
         defer { Task { await server.stop() } }
         let admin = ["LIMITED_LOGIN_PROVIDER": server.baseURL, "LIMITED_LOGIN_ADMIN_TOKEN": Self.adminToken]
+        let written = try String(contentsOfFile: ca, encoding: .utf8)
+        let exported = try await CLIProcess.run(["ca", "export"], environment: admin)
+        #expect(written.hasSuffix("-----END CERTIFICATE-----\n"), "a bundle it is appended to stays valid")
+        #expect(exported.status == 0 && written == exported.output, "the same file as 'ca export' writes")
         let minted = try await CLIProcess.run(
             ["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1", "--ca-file", ca], environment: admin)
         #expect(minted.status == 0, "\(minted.error)")
