@@ -178,6 +178,11 @@ struct StoreOperationsTests {
         "rotations at once through two nodes of one PostgreSQL database leave exactly one key that signs",
         .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
     func rotationsThroughTwoNodes() async throws {
+        try await withTwoNodes { first, second in try await rotateThroughBoth(first, second) }
+    }
+
+    /// Two stores (two nodes) on one fresh PostgreSQL database.
+    private func withTwoNodes(_ body: (ProviderStore, ProviderStore) async throws -> Void) async throws {
         let location = try await StoreDialect.postgres.freshLocation()
         let first = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
         let second: ProviderStore
@@ -185,13 +190,45 @@ struct StoreOperationsTests {
             await first.close()
             throw error
         }
-        do { try await rotateThroughBoth(first, second) } catch {
+        do { try await body(first, second) } catch {
             await first.close()
             await second.close()
             throw error
         }
         await first.close()
         await second.close()
+    }
+
+    @Test(
+        "two nodes starting at once on an empty PostgreSQL database store one first key between them",
+        .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
+    func firstKeysThroughTwoNodes() async throws {
+        for _ in 1...8 {
+            try await withTwoNodes { first, second in
+                let keys = ["kid-a", "kid-b"].map { SigningKeyRecord(keyID: $0, privateKeyPEM: "pem", createdAt: 1, signsFrom: 1, retiredAt: nil) }
+                async let one: Void = first.insertFirstSigningKey(keys[0])
+                async let other: Void = second.insertFirstSigningKey(keys[1])
+                _ = try await (one, other)
+                let stored = try await first.signingKeys()
+                #expect(stored.count == 1 && stored.first?.retiredAt == nil, "\(stored.map(\.keyID))")
+            }
+        }
+    }
+
+    @Test(
+        "role changes at once through two nodes all succeed, and one of the roles is kept",
+        .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
+    func rolesThroughTwoNodes() async throws {
+        try await withTwoNodes { first, second in
+            try await FixtureLoader(store: first).load(TestFixtures.fixtures)
+            for _ in 1...30 {
+                async let one: Void = first.setRole(appID: TestFixtures.appID, userID: TestFixtures.bob, role: .tester)
+                async let other: Void = second.setRole(appID: TestFixtures.appID, userID: TestFixtures.bob, role: .developer)
+                _ = try await (one, other)
+                let role = try await first.role(appID: TestFixtures.appID, userID: TestFixtures.bob)
+                #expect(role == .tester || role == .developer)
+            }
+        }
     }
 
     private func rotateThroughBoth(_ first: ProviderStore, _ second: ProviderStore) async throws {

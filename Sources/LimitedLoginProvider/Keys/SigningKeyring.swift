@@ -71,7 +71,9 @@ public final class SigningKeyring: Sendable {
         guard stored.isEmpty else { return try await reload(from: stored) }
         let key = try await Self.generateKey()
         let now = store.now()
-        try await store.insertSigningKey(
+        // Only when there is still none: nodes starting together on an empty database make one key between
+        // them, not one each that no rotation ever retired.
+        try await store.insertFirstSigningKey(
             SigningKeyRecord(
                 keyID: Self.makeKeyID(), privateKeyPEM: key.pem, createdAt: now, signsFrom: now, retiredAt: nil
             ))

@@ -20,11 +20,13 @@ extension ProviderStore {
         }
     }
 
-    /// Gives a person a role on an app (replacing the one they had).
+    /// Gives a person a role on an app (replacing the one they had), in one statement: two changes at once
+    /// (through two nodes) end with one of the two roles, where a delete then an insert let the second insert
+    /// fail as a duplicate.
     package func setRole(appID: String, userID: String, role: AppRole) async throws(StoreError) {
         try await run("app role") {
-            try await db.delete(from: "ll_app_roles").where("app_id", .equal, appID).where("user_id", .equal, userID).run()
-            try await db.insert(into: "ll_app_roles").columns("app_id", "user_id", "role").values(appID, userID, role.rawValue).run()
+            try await db.insert(into: "ll_app_roles").columns("app_id", "user_id", "role").values(appID, userID, role.rawValue)
+                .onConflict(with: ["app_id", "user_id"]) { $0.set(excludedValueOf: "role") }.run()
         }
     }
 

@@ -70,16 +70,42 @@ extension ProviderStore {
             return
         }
         try await run("signing key \(record.keyID)") {
-            try await db.withSession { session in
-                try await session.raw("BEGIN").run()
-                do {
-                    try await session.raw("SELECT pg_advisory_xact_lock(\(bind: Self.rotationLockKey))").run()
-                    try await Self.storeRotationStatements(record, dropPrevious: dropPrevious, on: session)
-                    try await session.raw("COMMIT").run()
-                } catch {
-                    try? await session.raw("ROLLBACK").run()
-                    throw error
-                }
+            try await Self.underRotationLock(db) { session in
+                try await Self.storeRotationStatements(record, dropPrevious: dropPrevious, on: session)
+            }
+        }
+    }
+
+    /// Stores a first start's key unless the store has one by now: another node starting on the same empty
+    /// database stored its own first (then this one is dropped, and the node signs with the other's). Under the
+    /// rotations' lock on PostgreSQL, so that two such starts store one key between them.
+    func insertFirstSigningKey(_ record: SigningKeyRecord) async throws(StoreError) {
+        let row = SigningKeyRow(
+            keyId: record.keyID, privateKeyPem: record.privateKeyPEM, createdAt: record.createdAt, signsFrom: record.signsFrom,
+            retiredAt: record.retiredAt
+        )
+        let insert: @Sendable (any SQLDatabase) async throws -> Void = { db in
+            guard try await db.select().column("key_id").from("ll_signing_keys").limit(1).first() == nil else { return }
+            try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+        guard location.isShared else {
+            try await run("signing key \(record.keyID)") { try await insert(db) }
+            return
+        }
+        try await run("signing key \(record.keyID)") { try await Self.underRotationLock(db, insert) }
+    }
+
+    /// Runs `body` in a transaction that holds the rotations' advisory lock (PostgreSQL).
+    private static func underRotationLock(_ db: any SQLDatabase, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+        try await db.withSession { session in
+            try await session.raw("BEGIN").run()
+            do {
+                try await session.raw("SELECT pg_advisory_xact_lock(\(bind: Self.rotationLockKey))").run()
+                try await body(session)
+                try await session.raw("COMMIT").run()
+            } catch {
+                try? await session.raw("ROLLBACK").run()
+                throw error
             }
         }
     }
