@@ -140,9 +140,14 @@ struct CallbackDeliveryTests {
             try await withProvider(configuration()) { client, _ in
                 try await setCallbacks(client, deauthorize: url)
                 _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile")
+                // On the provider's clock, moved two hours ahead: every time the delivery records.
+                #expect(try await admin(client, "/_admin/clock", method: .post, json: #"{"advance": 7200}"#).status == .ok)
                 #expect(try await admin(client, "/_admin/grants/\(TestFixtures.appID)/\(TestFixtures.alice)", method: .delete).status == .ok)
                 let delivery = try await settled(client)
                 #expect(delivery["status"] == "delivered" && delivery["attempts"] == 3, "\(delivery)")
+                let created = try #require(delivery["created_at"]?.numberValue)
+                let updated = try #require(delivery["updated_at"]?.numberValue)
+                #expect(created >= Double(ProviderTime.systemNow() + 7000) && updated >= created, "\(delivery)")
                 #expect(received.all.count == 3)
                 #expect(Set(received.all).count == 1, "each attempt posts the same signed_request")
             }
@@ -213,6 +218,44 @@ struct CallbackDeliveryTests {
                 #expect(delivery["id"] == "42" && delivery["status"] == "delivered" && delivery["attempts"] == 2, "\(delivery)")
                 #expect(received.all == ["signed_request=sig.payload"])
             }
+        }
+    }
+
+    @Test(
+        "two nodes: one that starts while another retries a delivery posts it no second time; delivered once, and stays so",
+        .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
+    func twoNodesPostEachAttemptOnce() async throws {
+        try await withReceiver(answers: [(.internalServerError, "no"), (.ok, ""), (.internalServerError, "no")]) { url, received in
+            let location = try await StoreDialect.postgres.freshLocation()
+            let nodeA = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+            let nodeC = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+            defer {
+                Task {
+                    await nodeA.close()
+                    await nodeC.close()
+                }
+            }
+            try await FixtureLoader(store: nodeA).load(TestFixtures.fixtures)
+            var app = try #require(try await nodeA.app(id: TestFixtures.appID))
+            app.deauthorizeCallbackURL = url
+            let delays: [Duration] = [.seconds(1), .seconds(1), .seconds(1)]
+            let delivererA = CallbackDeliverer(store: nodeA, logger: TestFixtures.quietLogger, retryDelays: delays, attemptTimeout: .seconds(5))
+            let delivererC = CallbackDeliverer(store: nodeC, logger: TestFixtures.quietLogger, retryDelays: delays, attemptTimeout: .seconds(5))
+            let delivery = try #require(try await delivererA.appRemoved(app, userID: TestFixtures.alice))
+            // Node A's first attempt got its 500; node C starts and takes up what is pending.
+            for _ in 0..<200 where received.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(100))
+            await delivererC.resumePending()
+            var stored = try #require(try await nodeA.delivery(id: delivery.id))
+            for _ in 0..<200 where stored.status == .pending {
+                try await Task.sleep(for: .milliseconds(50))
+                stored = try #require(try await nodeA.delivery(id: delivery.id))
+            }
+            // Longer than a retry delay: no node posts again after the delivery.
+            try await Task.sleep(for: .milliseconds(2500))
+            stored = try #require(try await nodeA.delivery(id: delivery.id))
+            #expect(stored.status == .delivered && stored.attempts == 2, "\(stored)")
+            #expect(received.all.count == 2, "each attempt posted once: \(received.all.count) posts")
         }
     }
 

@@ -68,7 +68,8 @@ final class CallbackDeliverer: Sendable {
     }
 
     private func start(_ kind: CallbackDelivery.Kind, app: AppRecord, userID: String, url: String) async throws -> CallbackDelivery {
-        let now = ProviderTime.now()
+        // The store's clock, the provider's (moved by the harness): also in the detached task that posts.
+        let now = store.now()
         let asid = try await store.appScopedID(appID: app.id, userID: userID)
         let delivery = CallbackDelivery(
             id: RandomIdentifiers.numericID(), appID: app.id, kind: kind, userID: userID, url: url,
@@ -89,12 +90,34 @@ final class CallbackDeliverer: Sendable {
     }
 
     /// Attempts until one succeeds or the retries are spent, recording each.
+    ///
+    /// Each attempt is taken in the store first (``ProviderStore/claimDeliveryAttempt(id:attempts:now:leaseUntil:ownSchedule:)``)
+    /// and recorded only if no one recorded it before: a node that starts while another is still retrying a
+    /// delivery (both read it as pending) waits for its next attempt's time and leaves it to whichever node
+    /// takes it, instead of posting it again and overwriting a delivered one with its own failure.
     private func deliver(_ first: CallbackDelivery) async {
         var delivery = first
+        // The next attempt's time this node wrote itself (nil: one it read, which must be due).
+        var ownSchedule: Int64?
         while delivery.status == .pending {
+            if ownSchedule == nil, let due = delivery.nextAttemptAt, case let wait = due - store.now(), wait > 0 {
+                do { try await Task.sleep(for: .seconds(wait)) } catch { return }
+            }
+            let now = store.now()
+            let lease = now + Int64(attemptTimeout.nanoseconds / 1_000_000_000) + 30
+            do {
+                guard
+                    try await store.claimDeliveryAttempt(
+                        id: delivery.id, attempts: delivery.attempts, now: now, leaseUntil: lease, ownSchedule: ownSchedule)
+                else { return }
+            } catch {
+                logger.error("callback delivery \(delivery.id) cannot be taken: \(error)")
+                return
+            }
+            let previousAttempts = delivery.attempts
             let outcome = await attempt(delivery)
             delivery.attempts += 1
-            delivery.updatedAt = ProviderTime.now()
+            delivery.updatedAt = store.now()
             delivery.responseStatus = outcome.status
             switch outcome.result {
             case .success(let answer):
@@ -113,10 +136,16 @@ final class CallbackDeliverer: Sendable {
                     delivery.nextAttemptAt = delivery.updatedAt + max(1, delay.components.seconds)
                 }
             }
-            do { try await store.updateDelivery(delivery) } catch {
+            do {
+                guard try await store.updateDelivery(delivery, previousAttempts: previousAttempts) else {
+                    logger.notice("callback delivery \(delivery.id): this attempt was recorded by another node; leaving it to that one")
+                    return
+                }
+            } catch {
                 logger.error("callback delivery \(delivery.id) cannot be recorded: \(error)")
                 return
             }
+            ownSchedule = delivery.nextAttemptAt
             switch delivery.status {
             case .delivered:
                 logger.info("callback delivered", metadata: ["app": "\(delivery.appID)", "kind": "\(delivery.kind.rawValue)"])

@@ -53,15 +53,37 @@ extension ProviderStore {
         }
     }
 
-    /// Writes a delivery's outcome so far.
-    func updateDelivery(_ delivery: CallbackDelivery) async throws(StoreError) {
+    /// Takes a pending delivery's next attempt for the caller, until `leaseUntil` (its `next_attempt_at`
+    /// meanwhile); false when it is not the caller's to make: the attempt is not due (`next_attempt_at` after
+    /// `now`, and not the `ownSchedule` the caller wrote itself), or another node took it or recorded it first
+    /// (`attempts` moved on), or the delivery has ended. Nodes sharing a database so post each attempt once.
+    func claimDeliveryAttempt(
+        id: String, attempts: Int, now: Int64, leaseUntil: Int64, ownSchedule: Int64?
+    ) async throws(StoreError) -> Bool {
+        try await run("callback delivery") {
+            var due = SQLQueryString("next_attempt_at IS NULL OR next_attempt_at <= \(bind: now)")
+            if let ownSchedule { due = "\(due) OR next_attempt_at = \(bind: ownSchedule)" }
+            return try await db.raw(
+                """
+                UPDATE ll_callback_deliveries SET next_attempt_at = \(bind: leaseUntil) \
+                WHERE id = \(bind: id) AND status = 'pending' AND attempts = \(bind: Int64(attempts)) AND (\(due)) \
+                RETURNING id
+                """
+            ).all().isEmpty == false
+        }
+    }
+
+    /// Writes a delivery's outcome so far, when no one recorded this attempt before (`attempts` is still
+    /// `previousAttempts`); false when another node did.
+    func updateDelivery(_ delivery: CallbackDelivery, previousAttempts: Int) async throws(StoreError) -> Bool {
         try await run("callback delivery") {
             try await db.update("ll_callback_deliveries")
                 .set("status", to: delivery.status.rawValue).set("attempts", to: Int64(delivery.attempts))
                 .set("next_attempt_at", to: delivery.nextAttemptAt).set("last_error", to: delivery.lastError)
                 .set("response_status", to: delivery.responseStatus.map(Int64.init)).set("confirmation_code", to: delivery.confirmationCode)
                 .set("status_url", to: delivery.statusURL).set("updated_at", to: delivery.updatedAt)
-                .where("id", .equal, delivery.id).run()
+                .where("id", .equal, delivery.id).where("attempts", .equal, Int64(previousAttempts))
+                .returning("id").all().isEmpty == false
         }
     }
 
