@@ -120,6 +120,22 @@ struct StoreTests {
         await nodeA.close()
     }
 
+    @Test("two edits of one app read at the same moment keep each other's changes: a new name beside a new secret", arguments: StoreDialect.available)
+    func editsKeepEachOther(_ dialect: StoreDialect) async throws {
+        try await withFreshStore(dialect) { store in
+            try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+            let original = try #require(try await store.app(id: TestFixtures.appID, fresh: true))
+            var renamed = original
+            renamed.name = "Renamed"
+            var rotated = original
+            rotated.secret = "rotated-secret"
+            #expect(try await store.updateApp(renamed, from: original))
+            #expect(try await store.updateApp(rotated, from: original))
+            let stored = try #require(try await store.app(id: TestFixtures.appID, fresh: true))
+            #expect(stored.name == "Renamed" && stored.secret == "rotated-secret", "\(stored.name), \(stored.secret)")
+        }
+    }
+
     @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive", arguments: StoreDialect.available)
     func duplicates(_ dialect: StoreDialect) async throws {
         let store = try await openStore(dialect)

@@ -35,10 +35,11 @@ extension AdminOperations {
 
     /// The app as `edit` would leave it, checked as a new app is; nothing is written (``saveEditedApp(_:)``
     /// does), so that a form that changes more than the app checks everything before anything changes.
-    func editedApp(id: String, _ edit: AppEdit) async throws -> AppRecord {
+    func editedApp(id: String, _ edit: AppEdit) async throws -> EditedApp {
         // From the database: a record this node cached may predate another node's change (a new secret), which
         // writing it back would undo.
-        guard var app = try await store.app(id: id, fresh: true) else { throw AdminError.notFound("No app with ID \(id).") }
+        guard let original = try await store.app(id: id, fresh: true) else { throw AdminError.notFound("No app with ID \(id).") }
+        var app = original
         guard edit != AppEdit(newSecret: false), edit != AppEdit() else {
             throw AdminError.badRequest(
                 "Send at least one of name, redirect_uris, url_scheme_suffixes, new_secret: true, gaming, require_appsecret_proof, deauthorize_callback_url, data_deletion_callback_url and mode."
@@ -62,13 +63,13 @@ extension AdminOperations {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         do { try ProviderFixtures(apps: [shape]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
-        return app
+        return EditedApp(original: original, app: app)
     }
 
     /// Writes an app that ``editedApp(id:_:)`` made.
-    func saveEditedApp(_ app: AppRecord) async throws -> ProviderFixtures.App {
-        guard try await store.updateApp(app) else { throw AdminError.notFound("No app with ID \(app.id).") }
-        return ProviderFixtures.App(record: app)
+    func saveEditedApp(_ edited: EditedApp) async throws -> ProviderFixtures.App {
+        guard try await store.updateApp(edited.app, from: edited.original) else { throw AdminError.notFound("No app with ID \(edited.app.id).") }
+        return ProviderFixtures.App(record: edited.app)
     }
 
     /// Moves the app to a business (`nil` or empty: none, as the console's empty field means), which decides

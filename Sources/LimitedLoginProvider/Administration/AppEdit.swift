@@ -33,3 +33,11 @@ struct AppEdit: Sendable, Equatable, Decodable {
         self.urlSchemeSuffixes = urlSchemeSuffixes
     }
 }
+
+/// An app edit checked and ready to write: the app as read from the database, and as the edit leaves it.
+/// Only the fields that differ are written, so that edits at once (through two nodes) keep each other's
+/// changes: a name changed beside a new secret leaves both.
+struct EditedApp: Sendable {
+    let original: AppRecord
+    let app: AppRecord
+}

@@ -27,17 +27,36 @@ extension ProviderStore {
         return app
     }
 
-    /// Writes an app's changed fields (all but its ID); returns false for an unknown app.
-    package func updateApp(_ app: AppRecord) async throws(StoreError) -> Bool {
+    /// Writes an app's fields (all but its ID; with `original`, the app as the edit read it, only those that
+    /// differ from it, so that another edit made at the same moment keeps its own); returns false for an
+    /// unknown app.
+    package func updateApp(_ app: AppRecord, from original: AppRecord? = nil) async throws(StoreError) -> Bool {
         guard try await self.app(id: app.id) != nil else { return false }
+        // Each column with its value, and whether the edit changed it.
+        func column<Value: Encodable & Sendable & Equatable>(
+            _ name: String, _ value: Value, _ old: (AppRecord) -> Value
+        )
+            -> (String, any Encodable & Sendable)?
+        {
+            guard let original, old(original) == value else { return (name, value) }
+            return nil
+        }
+        let changed = [
+            column("name", app.name) { $0.name },
+            column("redirect_uris", app.redirectURIs.joined(separator: "\n")) { $0.redirectURIs.joined(separator: "\n") },
+            column("secret", app.secret) { $0.secret },
+            column("is_gaming", Int64(app.isGaming ? 1 : 0)) { Int64($0.isGaming ? 1 : 0) },
+            column("url_scheme_suffixes", app.urlSchemeSuffixes.joined(separator: "\n")) { $0.urlSchemeSuffixes.joined(separator: "\n") },
+            column("requires_appsecret_proof", Int64(app.requiresAppSecretProof ? 1 : 0)) { Int64($0.requiresAppSecretProof ? 1 : 0) },
+            column("deauthorize_callback_url", app.deauthorizeCallbackURL ?? "") { $0.deauthorizeCallbackURL ?? "" },
+            column("data_deletion_callback_url", app.dataDeletionCallbackURL ?? "") { $0.dataDeletionCallbackURL ?? "" },
+            column("mode", app.mode.rawValue) { $0.mode.rawValue },
+        ].compactMap { $0 }
+        guard !changed.isEmpty else { return true }
         try await run("app \(app.id)") {
-            try await db.update("ll_apps").set("name", to: app.name)
-                .set("redirect_uris", to: app.redirectURIs.joined(separator: "\n")).set("secret", to: app.secret)
-                .set("is_gaming", to: Int64(app.isGaming ? 1 : 0)).set("url_scheme_suffixes", to: app.urlSchemeSuffixes.joined(separator: "\n"))
-                .set("requires_appsecret_proof", to: Int64(app.requiresAppSecretProof ? 1 : 0))
-                .set("deauthorize_callback_url", to: app.deauthorizeCallbackURL ?? "")
-                .set("data_deletion_callback_url", to: app.dataDeletionCallbackURL ?? "").set("mode", to: app.mode.rawValue)
-                .where("id", .equal, app.id).run()
+            var update = db.update("ll_apps")
+            for (name, value) in changed { update = update.set(name, to: value) }
+            try await update.where("id", .equal, app.id).run()
         }
         caches.apps.remove(app.id)
         return true
