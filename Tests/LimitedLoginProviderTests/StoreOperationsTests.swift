@@ -251,6 +251,33 @@ struct StoreOperationsTests {
         }
     }
 
+    @Test(
+        "a permission change made from a grant read before an uninstall or another change is refused: the app stays uninstalled",
+        arguments: StoreDialect.available)
+    func grantChangesFromStaleReads(_ dialect: StoreDialect) async throws {
+        try await withStore(dialect) { store in
+            let installed = GrantRecord(
+                appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile, .email, .userFriends], declined: [], installed: true,
+                updatedAt: 1)
+            try await store.saveGrant(installed)
+            var withoutEmail = installed
+            withoutEmail.granted.remove(.email)
+            withoutEmail.declined = [.email]
+            var withoutFriends = installed
+            withoutFriends.granted.remove(.userFriends)
+            // Two revocations read the same grant: the second finds it changed, and is not written over the first.
+            #expect(try await store.changeGrantPermissions(from: installed, to: withoutEmail))
+            #expect(try await store.changeGrantPermissions(from: installed, to: withoutFriends) == false)
+            // A revocation read before an uninstall does not install the app again.
+            #expect(try await store.uninstall(appID: TestFixtures.appID, userID: TestFixtures.alice))
+            var late = withoutEmail
+            late.granted.remove(.userFriends)
+            #expect(try await store.changeGrantPermissions(from: withoutEmail, to: late) == false)
+            let stored = try #require(try await store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice))
+            #expect(!stored.installed && stored.granted == [.publicProfile, .userFriends] && stored.declined == [.email], "\(stored)")
+        }
+    }
+
     @Test("reset removes apps, users and grants", arguments: StoreDialect.available)
     func reset(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in

@@ -172,18 +172,22 @@ struct GraphController: Sendable {
     /// `DELETE me/permissions/{permission}`: that permission becomes declined; the app stays installed.
     /// `public_profile` cannot be revoked alone (revoke the whole app instead).
     private func revoke(_ name: String, _ caller: GraphCaller) async throws -> Response {
-        var (_, grant) = try await person(of: caller)
         let permission = Permission(name: name)
         guard permission.isValid else { throw GraphError("(#100) \(name) is not a valid permission name.", code: 100) }
         guard permission != .publicProfile else {
             throw GraphError("(#100) public_profile cannot be revoked alone; DELETE me/permissions removes the app.", code: 100)
         }
-        if grant.granted.remove(permission) != nil {
+        // Written only if the grant is still as read: a revocation beside an uninstall must not install the app
+        // again, nor undo another revocation. An app no longer installed has nothing left to revoke.
+        for _ in 0..<8 {
+            let (_, read) = try await person(of: caller)
+            var grant = read
+            guard grant.installed, grant.granted.remove(permission) != nil else { return Responses.json(.object(["success": true])) }
             grant.declined.insert(permission)
             grant.updatedAt = ProviderTime.now()
-            try await services.store.saveGrant(grant)
+            if try await services.store.changeGrantPermissions(from: read, to: grant) { return Responses.json(.object(["success": true])) }
         }
-        return Responses.json(.object(["success": true]))
+        throw GraphError("(#2) The permissions changed while they were being revoked; try again.", code: 2)
     }
 
     /// A generated picture (``AvatarPicture``): a PNG sized by `type` or `width`/`height` as the real endpoint

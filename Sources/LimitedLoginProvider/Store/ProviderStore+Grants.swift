@@ -97,6 +97,24 @@ extension ProviderStore {
         caches.grantsChanged()
     }
 
+    /// Changes an installed grant's permissions from `old`'s to `new`'s (and its `updatedAt`), in one statement
+    /// that finds the grant as `old` was read: installed, with the same permissions. False when it changed since
+    /// (an uninstall, another revocation, through this node or another), so that the caller reads it again
+    /// instead of writing back what it read: a revocation beside an uninstall brought the installation back.
+    package func changeGrantPermissions(from old: GrantRecord, to new: GrantRecord) async throws(StoreError) -> Bool {
+        let changed = try await run("grant") {
+            try await db.update("ll_grants")
+                .set("granted", to: PermissionList.encode(new.granted)).set("declined", to: PermissionList.encode(new.declined))
+                .set("updated_at", to: new.updatedAt)
+                .where("app_id", .equal, old.appID).where("user_id", .equal, old.userID).where("installed", .equal, Int64(1))
+                .where("granted", .equal, PermissionList.encode(old.granted)).where("declined", .equal, PermissionList.encode(old.declined))
+                .returning("app_id")
+                .first() != nil
+        }
+        if changed { caches.grantsChanged() }
+        return changed
+    }
+
     /// Ends a user's installation of an app: the grant stays on record but no longer counts. Returns
     /// false when the app was not installed. One statement decides: of two uninstalls at once (on one node
     /// or two), one ends the installation and the other finds it ended, so one deauthorize callback is posted.
