@@ -50,6 +50,50 @@ struct ClassicLoginAndGraphTests {
         }
     }
 
+    @Test("a log-out while a refresh or a profile load waits for its answer stays a log-out: nothing is saved, sessionChanged")
+    func logOutDuringRefresh() async throws {
+        try await withSDKProvider { provider in
+            let (session, _) = provider.makeSession()
+            let (manager, _) = provider.manager(alice, session: session)
+            _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled)))
+            try #require(session.accessToken != nil)
+            // A Graph API that answers after 300 ms: the log-out comes while the requests wait.
+            let router = Router()
+            router.get("{version}/oauth/access_token") { _, _ -> Response in
+                try await Task.sleep(for: .milliseconds(300))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"access_token":"EAArefreshed","token_type":"bearer","expires_in":3600}"#)))
+            }
+            router.get("{version}/me/permissions") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"data":[]}"#)))
+            }
+            router.get("{version}/me") { _, _ -> Response in
+                try await Task.sleep(for: .milliseconds(300))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"id":"1","name":"Someone"}"#)))
+            }
+            try await withLoopbackServer(router) { port in
+                let endpoints = LoginEndpoints.provider(URL(string: "http://127.0.0.1:\(port)")!)
+                let graph = GraphClient(session: session, endpoints: endpoints)
+                let refresh = Task { try await graph.refreshAccessToken() }
+                try await Task.sleep(for: .milliseconds(100))
+                manager.logOut()
+                await #expect(throws: GraphClientError.sessionChanged) { try await refresh.value }
+                #expect(session.accessToken == nil && session.authenticationToken == nil && session.profile == nil)
+
+                _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled)))
+                try session.update { $0.profile = nil }  // so that the profile is loaded, not the login's reused
+                let load = Task { try await Profile.loadCurrentProfile(session: session, endpoints: endpoints) }
+                try await Task.sleep(for: .milliseconds(100))
+                manager.logOut()
+                await #expect(throws: GraphClientError.sessionChanged) { try await load.value }
+                #expect(session.profile == nil && session.accessToken == nil)
+            }
+        }
+    }
+
     @Test("after a limited login a Graph request fails with noAccessToken and nothing is sent")
     func limitedLoginCannotCallGraph() async throws {
         try await withSDKProvider { provider in

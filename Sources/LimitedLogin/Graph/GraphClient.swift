@@ -59,7 +59,16 @@ public struct GraphClient: Sendable {
             dataAccessExpirationDate: dataAccess.map { Date(timeIntervalSince1970: $0) } ?? old.dataAccessExpirationDate,
             graphDomain: answer["graph_domain"]?.stringValue ?? old.graphDomain
         )
-        do { try session.update { $0.accessToken = refreshed } } catch { throw .notSaved(error.description) }
+        // Only over the token it refreshed: a log-out (or another login) while the requests ran stays as it is.
+        var saved = false
+        do {
+            try session.update { snapshot in
+                guard snapshot.accessToken?.tokenString == old.tokenString else { return }
+                snapshot.accessToken = refreshed
+                saved = true
+            }
+        } catch { throw .notSaved(error.description) }
+        guard saved else { throw .sessionChanged }
         return refreshed
     }
 

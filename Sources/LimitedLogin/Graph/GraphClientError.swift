@@ -11,6 +11,9 @@ public enum GraphClientError: Error, Equatable, Sendable, CustomStringConvertibl
     case transport(String)
     /// The refreshed token could not be saved.
     case notSaved(String)
+    /// The session changed while the request ran (``LoginManager/logOut()``, or another login): what it
+    /// read was not saved, so that it does not bring back a token or profile of before.
+    case sessionChanged
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum GraphClientError: Error, Equatable, Sendable, CustomStringConvertibl
             return "the Graph API could not be reached: \(reason)"
         case .notSaved(let reason):
             return "the refreshed access token could not be saved: \(reason)"
+        case .sessionChanged:
+            return "the session changed while the request ran (a log-out or another login); its answer was not saved"
         }
     }
 }

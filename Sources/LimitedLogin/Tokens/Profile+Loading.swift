@@ -42,7 +42,16 @@ extension Profile {
         for (permission, field) in byPermission where token.permissions.contains(permission) { fields.append(field) }
         let node = try await GraphClient(session: session, endpoints: endpoints).me(fields: fields)
         let profile = Profile(graphNode: node, permissions: Set(token.permissions.map(\.name)))
-        do { try session.update { $0.profile = profile } } catch { throw .notSaved(error.description) }
+        // Only for the session it was read for: a log-out (or another login) while the request ran stays as it is.
+        var saved = false
+        do {
+            try session.update { snapshot in
+                guard snapshot.accessToken?.tokenString == token.tokenString else { return }
+                snapshot.profile = profile
+                saved = true
+            }
+        } catch { throw .notSaved(error.description) }
+        guard saved else { throw .sessionChanged }
         return profile
     }
 
