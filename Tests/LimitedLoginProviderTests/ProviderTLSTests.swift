@@ -37,6 +37,28 @@ struct ProviderTLSTests {
         }
     }
 
+    @Test(
+        "a store holding the CA key with an empty certificate (a lost race of an earlier version) or none gets one for that key",
+        arguments: StoreDialect.available)
+    func authorityWithoutCertificate(_ dialect: StoreDialect) async throws {
+        try await withFreshStore(dialect) { store in
+            let made = try LocalCertificateAuthority.make(now: Date())
+            try await store.setSetting(LocalCertificateAuthority.keySetting, to: made.privateKeyPEM)
+            try await store.setSetting(LocalCertificateAuthority.certificateSetting, to: "")
+            let loaded = try await LocalCertificateAuthority.load(from: store)
+            #expect(loaded.privateKeyPEM == made.privateKeyPEM, "the stored key is kept")
+            #expect(try await store.settingValue(LocalCertificateAuthority.certificateSetting) == loaded.certificatePEM)
+            #expect(try await LocalCertificateAuthority.load(from: store).certificate == loaded.certificate, "then kept")
+        }
+        // Two loads at once on a store with neither: one key, one certificate between them.
+        try await withFreshStore(dialect) { store in
+            async let one = LocalCertificateAuthority.load(from: store)
+            async let other = LocalCertificateAuthority.load(from: store)
+            let (first, second) = try await (one, other)
+            #expect(first.privateKeyPEM == second.privateKeyPEM && first.certificate == second.certificate)
+        }
+    }
+
     /// Issue #33 item 4: under `--tls` a token's picture must be reachable from a device (whose hosts file names
     /// the provider), not at 127.0.0.1, which on the device is the device itself.
     @Test("standing in for the real service, the picture claim is on graph.facebook.com; with a public URL, on that")

@@ -24,28 +24,37 @@ struct LocalCertificateAuthority: Sendable {
     var privateKeyPEM: String { privateKey.pemRepresentation }
 
     /// The store's authority, made on first use.
+    ///
+    /// Nodes starting at once on one database: the key stored first wins; the certificate is then the one
+    /// stored first for that key, made by whichever node gets there (any node holding the key can make it).
+    /// A store that holds the key without a certificate (or with an empty one, which an earlier version wrote
+    /// when it lost that race) gets one made for its key.
     static func load(from store: ProviderStore) async throws -> LocalCertificateAuthority {
         var keyPEM = try await store.settingValue(keySetting)
-        var certificatePEM = try await store.settingValue(certificateSetting)
-        if keyPEM == nil || certificatePEM == nil {
-            // First use: make one; another node may store its own first, and the stored key wins.
-            let candidate = try make(now: Date())
-            let storedKey = try await store.setting(keySetting) { candidate.privateKeyPEM }
-            keyPEM = storedKey
-            certificatePEM = try await store.setting(certificateSetting) {
-                storedKey == candidate.privateKeyPEM ? candidate.certificatePEM : ""
-            }
+        var candidate: LocalCertificateAuthority?
+        if keyPEM == nil {
+            let made = try make(now: Date())
+            candidate = made
+            keyPEM = try await store.setting(keySetting) { made.privateKeyPEM }
         }
-        guard let keyPEM, let certificatePEM else { throw TLSSetupError("the store holds no CA") }
-        guard !certificatePEM.isEmpty else { throw TLSSetupError("the store holds a CA key without its certificate; start again to retry") }
-        return LocalCertificateAuthority(
-            privateKey: try P256.Signing.PrivateKey(pemRepresentation: keyPEM),
-            certificate: try Certificate(pemEncoded: certificatePEM)
-        )
+        guard let keyPEM else { throw TLSSetupError("the store holds no CA") }
+        let privateKey = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        var certificatePEM = try await store.settingValue(certificateSetting)
+        if certificatePEM?.isEmpty ?? true {
+            let made: String
+            if let candidate, candidate.privateKeyPEM == keyPEM {
+                made = candidate.certificatePEM
+            } else {
+                made = try make(now: Date(), key: privateKey).certificatePEM
+            }
+            if certificatePEM != nil { try await store.replaceEmptySetting(certificateSetting, with: made) }
+            certificatePEM = try await store.setting(certificateSetting) { made }
+        }
+        guard let certificatePEM, !certificatePEM.isEmpty else { throw TLSSetupError("the store's CA certificate cannot be stored") }
+        return LocalCertificateAuthority(privateKey: privateKey, certificate: try Certificate(pemEncoded: certificatePEM))
     }
 
-    static func make(now: Date) throws -> LocalCertificateAuthority {
-        let key = P256.Signing.PrivateKey()
+    static func make(now: Date, key: P256.Signing.PrivateKey = P256.Signing.PrivateKey()) throws -> LocalCertificateAuthority {
         let name = try DistinguishedName {
             OrganizationName("limited-login (test only)")
             CommonName("limited-login local CA \(String(Int(now.timeIntervalSince1970)))")
