@@ -66,6 +66,16 @@ public func LLFBCurrentAuthenticationToken() -> UnsafeMutablePointer<CChar>? {
     }
 }
 
+@_cdecl("LLFBCurrentAccessToken")
+public func LLFBCurrentAccessToken() -> UnsafeMutablePointer<CChar>? {
+    do throws(NativeError) {
+        guard let token = try NativeLibrary.shared.currentAccessToken() else { return NativeString.make([]) }
+        return NativeString.object(UnityCurrentValues.accessTokenMembers(token))
+    } catch {
+        return NativeString.object(error.members)
+    }
+}
+
 @_cdecl("LLFBCurrentProfile")
 public func LLFBCurrentProfile() -> UnsafeMutablePointer<CChar>? {
     do throws(NativeError) {

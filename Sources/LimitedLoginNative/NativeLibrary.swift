@@ -84,6 +84,11 @@ final class NativeLibrary: Sendable {
         try currentSession().authenticationToken
     }
 
+    /// `LLFBCurrentAccessToken`.
+    func currentAccessToken() throws(NativeError) -> AccessToken? {
+        try currentSession().accessToken
+    }
+
     /// `LLFBCurrentProfile`.
     func currentProfile() throws(NativeError) -> Profile? {
         try currentSession().profile

@@ -3,13 +3,24 @@ import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
 
-/// The current authentication token and profile as the Unity SDK's native side returns them
+/// The current authentication token, access token and profile as the Unity SDK's native side returns them
 /// (`IOSFBCurrentAuthenticationToken`, `IOSFBCurrentProfile`): flat objects of strings, which its C#
 /// side reads into `AuthenticationToken` and `Profile`; nothing signed in is the empty string.
 enum UnityCurrentValues {
     /// `auth_token_string` and `auth_nonce`.
     static func authenticationTokenMembers(_ token: AuthenticationToken) -> [String: JSONValue] {
         ["auth_token_string": .string(token.tokenString), "auth_nonce": .string(token.nonce)]
+    }
+
+    /// A classic login's access token as the Unity SDK's `AccessToken` is read: `access_token`, `user_id`,
+    /// `expiration_timestamp` and `last_refresh` (Unix seconds), `permissions`, `graph_domain`.
+    static func accessTokenMembers(_ token: AccessToken) -> [String: JSONValue] {
+        [
+            "access_token": .string(token.tokenString), "user_id": .string(token.userID),
+            "expiration_timestamp": .string(String(Int64(token.expirationDate.timeIntervalSince1970.rounded(.down)))),
+            "last_refresh": .string(String(Int64(token.refreshDate.timeIntervalSince1970.rounded(.down)))),
+            "permissions": .array(token.permissions.map(\.name).sorted().map { .string($0) }), "graph_domain": .string(token.graphDomain),
+        ]
     }
 
     /// The profile's members under the Unity SDK's keys; a value the person did not share is left out.

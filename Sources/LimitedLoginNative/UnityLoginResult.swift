@@ -35,12 +35,7 @@ enum UnityLoginResult {
         }
         if let token = result.token {
             members["opened"] = "true"
-            members["access_token"] = .string(token.tokenString)
-            members["user_id"] = .string(token.userID)
-            members["expiration_timestamp"] = .string(String(Int64(token.expirationDate.timeIntervalSince1970.rounded(.down))))
-            members["last_refresh"] = .string(String(Int64(token.refreshDate.timeIntervalSince1970.rounded(.down))))
-            members["permissions"] = names(token.permissions)
-            members["graph_domain"] = .string(token.graphDomain)
+            members.merge(UnityCurrentValues.accessTokenMembers(token)) { $1 }
         }
         return .object(JSONObject(members))
     }

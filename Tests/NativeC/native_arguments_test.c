@@ -90,6 +90,7 @@ int main(void) {
     /* Before LLFBInit: every call says so. */
     expect("CurrentProfile before init", LLFBCurrentProfile(), not_initialized);
     expect("CurrentAuthenticationToken before init", LLFBCurrentAuthenticationToken(), not_initialized);
+    expect("CurrentAccessToken before init", LLFBCurrentAccessToken(), not_initialized);
     expect("LogOut before init", LLFBLogOut(), not_initialized);
     expect("login before init", LLFBLoginWithTrackingPreference(1, "email", "limited", "n"),
            "{\"callback_id\":\"1\",\"error\":\"LLFBInit has not succeeded yet: set up the app ID and provider first\",\"error_code\":\"not_initialized\"}");
@@ -138,6 +139,7 @@ int main(void) {
     expect("init: accepted", LLFBInit("123", "http://127.0.0.1:1", state_file), "{}");
     expect("no profile yet", LLFBCurrentProfile(), "");
     expect("no token yet", LLFBCurrentAuthenticationToken(), "");
+    expect("no access token yet", LLFBCurrentAccessToken(), "");
     expect("log out with nothing signed in", LLFBLogOut(), "{}");
 
     /* A login needs a callback. */

@@ -42,6 +42,10 @@ namespace Facebook.Unity
             ResultDispatcher.Attach();
             AppId = appId;
             IsInitialized = true;
+            // As the Unity SDK at FB.Init: a classic login's access token saved by an earlier run is current again
+            // (null when the session restored has none).
+            IDictionary<string, object> accessToken = Mobile.Current(NativeMethods.CurrentAccessToken());
+            AccessToken.CurrentAccessToken = accessToken == null ? null : AccessToken.FromDictionary(accessToken);
             if (onInitComplete != null)
             {
                 onInitComplete();
@@ -99,7 +103,7 @@ namespace Facebook.Unity
             }
 
             /// <summary>The members of a current value; null for "" (nobody signed in); throws for an error.</summary>
-            private static IDictionary<string, object> Current(string answer)
+            internal static IDictionary<string, object> Current(string answer)
             {
                 if (answer.Length == 0)
                 {

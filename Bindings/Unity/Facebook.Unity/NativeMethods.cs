@@ -49,6 +49,11 @@ namespace Facebook.Unity
             return Take(LLFBCurrentProfile());
         }
 
+        internal static string CurrentAccessToken()
+        {
+            return Take(LLFBCurrentAccessToken());
+        }
+
         internal static string UseScriptedPerson(string email, string password, string untick, bool cancel)
         {
             return Take(LLFBUseScriptedPerson(Utf8(email), Utf8(password), Utf8(untick), cancel ? 1 : 0));
@@ -131,6 +136,9 @@ namespace Facebook.Unity
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         private static extern IntPtr LLFBCurrentProfile();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        private static extern IntPtr LLFBCurrentAccessToken();
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         private static extern void LLFBFreeString(IntPtr text);

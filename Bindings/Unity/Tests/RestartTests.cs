@@ -2,6 +2,7 @@ namespace LimitedLogin.UnityBindingTests
 {
     using System;
     using System.IO;
+    using System.Linq;
     using Facebook.Unity;
 
     /// <summary>
@@ -35,6 +36,33 @@ namespace LimitedLogin.UnityBindingTests
             FB.Init(Program.AppId, provider, stateFile);
             Check.Null(FB.Mobile.CurrentAuthenticationToken(), "no authentication token when read again from disk");
             Check.Null(FB.Mobile.CurrentProfile(), "no profile when read again from disk");
+            Check.Null(AccessToken.CurrentAccessToken, "no access token when read again from disk");
+            ClassicSessionRestored(provider, stateFile + ".classic", stateFile);
+        }
+
+        /// <summary>
+        /// A classic login's access token is current again after FB.Init reads its saved session, as the Unity SDK
+        /// restores <see cref="AccessToken.CurrentAccessToken"/> (code that reads <c>UserId</c> after
+        /// <c>FB.IsLoggedIn</c> must not meet null); FB.Init with a session that has none leaves none.
+        /// </summary>
+        private static void ClassicSessionRestored(Uri provider, string classicFile, string emptyFile)
+        {
+            FB.Init(Program.AppId, provider, classicFile);
+            FB.Testing.UseScriptedPerson(new ScriptedPerson("alice@example.com", "alice-pass"));
+            ILoginResult result = Logins.LogIn(LoginTracking.ENABLED, new[] { "email" }, "classic-nonce");
+            Check.Null(result.Error, "Alice's classic login: no error");
+            AccessToken loggedIn = Check.NotNull(result.AccessToken, "the classic login's access token");
+
+            FB.Init(Program.AppId, provider, emptyFile);
+            Check.Null(AccessToken.CurrentAccessToken, "FB.Init with a saved session that has no access token: none current");
+            FB.Init(Program.AppId, provider, classicFile);
+            AccessToken restored = Check.NotNull(AccessToken.CurrentAccessToken, "FB.Init restores the saved access token");
+            Check.Equal(loggedIn.TokenString, restored.TokenString, "the restored access token's string");
+            Check.Equal(loggedIn.UserId, restored.UserId, "the restored access token's user");
+            Check.True(restored.Permissions.Contains("email"), "the restored access token's permissions");
+            Check.True(FB.IsLoggedIn, "FB.IsLoggedIn with the restored access token");
+            FB.LogOut();
+            Check.Null(AccessToken.CurrentAccessToken, "no access token after FB.LogOut");
         }
     }
 }

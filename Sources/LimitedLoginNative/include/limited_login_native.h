@@ -84,6 +84,12 @@ char *LLFBLogOut(void);
  * nobody is signed in, or an error. */
 char *LLFBCurrentAuthenticationToken(void);
 
+/* The current access token (after a classic login; restored by LLFBInit from the saved session) as
+ * {"access_token","user_id","expiration_timestamp","last_refresh" (Unix seconds, as strings),
+ * "permissions" (an array),"graph_domain"}: the members of a classic login's result. "" when there is
+ * none (nobody signed in, or a limited login), or an error. */
+char *LLFBCurrentAccessToken(void);
+
 /*
  * The current profile as the Unity SDK's flat object of strings — "userID", "firstName", "middleName",
  * "lastName", "name", "email", "imageURL", "linkURL", "friendIDs" (comma-separated), "birthday" (Unix
