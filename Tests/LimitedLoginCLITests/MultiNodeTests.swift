@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import Foundation
 import LimitedLogin
 import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
+import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -147,5 +149,31 @@ struct MultiNodeTests {
         let reset = try await CLIProcess.run(["clock", "reset", "--provider", second.baseURL, "--admin-token", token])
         #expect(reset.status == 0, "\(reset.error)")
         #expect(try await waitFor(0, on: first) == 0, "a reset through the second node reached the first")
+
+        // Advances through two nodes one right after the other add up: the second is made from the stored
+        // offset, not from its node's, which follows the store at most once a second (it just looked).
+        // One client for the three requests, so that they follow each other within that second.
+        func send(_ node: ServerProcess, _ method: HTTPMethod, _ json: String? = nil) async throws -> HTTPClientResponse {
+            var request = HTTPClientRequest(url: node.baseURL + "/_admin/clock")
+            request.method = method
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            if let json {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: json))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            return response
+        }
+        _ = try await send(second, .GET)
+        for (index, node) in [first, second].enumerated() {
+            let moved = try await send(node, .POST, #"{"advance": 3600}"#)
+            #expect(moved.status == .ok, "advance \(index): \(moved.status)")
+        }
+        let settled = try await waitFor(7200, on: first)
+        let onSecond = try await offset(second)
+        #expect(
+            settled == 7200 && onSecond == 7200,
+            "two advances of an hour are two hours: \(String(describing: settled)), \(String(describing: onSecond))")
     }
 }

@@ -27,6 +27,10 @@ extension AdminOperations {
     /// node sharing the store follows (``ClusterClock``).
     func moveClock(_ move: ClockMove, force: Bool = false) async throws -> JSONValue {
         let clock = services.clock
+        // From the cluster's offset as stored now, not this node's (adopted up to a second late): an advance
+        // through this node right after one through another would otherwise be made from the old offset, and
+        // the second advance would undo the first.
+        await services.clusterClock.refreshIfDue(now: true)
         do {
             switch move {
             case .advance(let seconds): try clock.advance(by: seconds, force: force)
