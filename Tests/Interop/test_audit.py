@@ -118,7 +118,7 @@ def check_report_shape(report, result, endpoint, provider):
 # signature-base64-padding: PyJWT's base64url decoder takes padding. raw-nonce-unhashed is not run: the
 # backend is told the nonce itself ({nonce}), not a raw one to hash.
 WEAK_SKIP_AUD_HOLES = {"wrong-audience"}
-WEAK_SKIP_AUD_WARNINGS = {"audience-list", "duplicate-claim", "empty-sub", "empty-jti", "signature-base64-padding"}
+WEAK_SKIP_AUD_WARNINGS = {"audience-list", "duplicate-claim", "empty-sub", "empty-jti", "signature-base64-padding", "typ-not-jwt"}
 NOT_RUN_WITH_NONCE = {"raw-nonce-unhashed"}
 
 
@@ -145,7 +145,7 @@ def test_audit_finds_the_missing_audience_check(binary, provider):
 # no-iat), sub, crit, duplicate names and canonical base64url, and Python's base64 takes padding and + /.
 WEAK_HEADER_ALG_HOLES = {"alg-none", "alg-none-uppercase", "hs256-public-key", "hs256-public-key-pem-newline",
                          "hs512-public-key"}
-WEAK_HEADER_ALG_WARNINGS = {"too-old", "issued-in-future", "no-iat", "empty-sub", "empty-jti", "crit-header", "duplicate-claim",
+WEAK_HEADER_ALG_WARNINGS = {"too-old", "issued-in-future", "no-iat", "empty-sub", "empty-jti", "crit-header", "duplicate-claim", "typ-not-jwt",
                             "non-canonical-base64url", "signature-base64-padding", "signature-standard-base64"}
 
 
@@ -172,7 +172,7 @@ def test_audit_finds_the_trusted_header_alg(binary, provider):
 # (PyJWT's base64url decoder takes padding). The nonce cases do not run:
 # FacebookLimitedLogin.validate_claims swallows the nonce mismatch, so no nonce can be given to it.
 SOCIAL_AUTH_HOLES = set()
-SOCIAL_AUTH_WARNINGS = {"missing-kid", "empty-jti", "duplicate-claim", "signature-base64-padding"}
+SOCIAL_AUTH_WARNINGS = {"missing-kid", "empty-jti", "duplicate-claim", "signature-base64-padding", "typ-not-jwt"}
 NOT_RUN_WITHOUT_NONCE = {"wrong-nonce", "no-nonce", "raw-nonce-unhashed"}
 
 
@@ -195,7 +195,8 @@ def test_audit_of_python_social_auth(binary, provider):
 # JWK's key passes; the HS* key confusion fails only because PyJWT will not HMAC with a key object);
 # duplicate-claim (json keeps the last sub). No nonce is checked on this path, so the nonce cases do not run.
 ALLAUTH_HOLES = {"no-exp"}
-ALLAUTH_WARNINGS = {"too-old", "no-iat", "audience-list", "empty-jti", "rs512-same-key", "duplicate-claim", "signature-base64-padding"}
+ALLAUTH_WARNINGS = {"too-old", "no-iat", "audience-list", "empty-jti", "rs512-same-key", "duplicate-claim", "signature-base64-padding",
+                    "typ-not-jwt"}
 
 
 def test_audit_of_django_allauth(binary, provider):

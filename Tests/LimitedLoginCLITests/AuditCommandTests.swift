@@ -84,7 +84,7 @@ private func crashingOnAlgorithmBackend() -> Router<BasicRequestContext> {
 
 @Suite("CLI: limited-login audit")
 struct AuditCommandTests {
-    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 42 bad ones; the JUnit report parses")
+    @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 44 bad ones; the JUnit report parses")
     func exampleServerPasses() async throws {
         try await withProvider { provider in
             let (server, base) = try await ExampleServerTests.startExampleServer(trusting: provider)
@@ -96,15 +96,15 @@ struct AuditCommandTests {
             ])
             #expect(run.status == 0, "\(run.error)")
             let result = try report(run.output)
-            #expect(result["summary"]?.objectValue?["cases"] == 43)
-            #expect(result["summary"]?.objectValue?["ok"] == 43, "\(run.output)")
-            #expect(run.error.contains("[43/43] whitespace-in-signature: refused 401 → ok"), "a progress line per case")
+            #expect(result["summary"]?.objectValue?["cases"] == 45)
+            #expect(result["summary"]?.objectValue?["ok"] == 45, "\(run.output)")
+            #expect(run.error.contains("[45/45] payload-not-object: refused 401 → ok"), "a progress line per case")
 
             let document = try XMLDocument(contentsOf: junit)
             let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
-            #expect(suite.attribute(forName: "tests")?.stringValue == "43")
+            #expect(suite.attribute(forName: "tests")?.stringValue == "45")
             #expect(suite.attribute(forName: "failures")?.stringValue == "0")
-            #expect(try document.nodes(forXPath: "//testcase").count == 43)
+            #expect(try document.nodes(forXPath: "//testcase").count == 45)
             #expect(try document.nodes(forXPath: "//failure").isEmpty)
         }
     }
@@ -338,7 +338,7 @@ struct AuditCommandTests {
             #expect(run.output.isEmpty)
         }
         let list = try await CLIProcess.run(["audit", "--list-cases"])
-        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 43 * 2 + 3)
+        #expect(list.status == 0 && list.output.split(separator: "\n", omittingEmptySubsequences: false).count == 45 * 2 + 3)
 
         try await withProvider { provider in
             let down = try await CLIProcess.run([

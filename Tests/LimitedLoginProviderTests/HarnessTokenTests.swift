@@ -152,5 +152,6 @@ struct HarnessTokenTests {
         .badSignature: "invalid_signature", .unknownKey: "unknown_key", .algNone: "algorithm_not_allowed",
         .hs256PublicKey: "algorithm_not_allowed", .missingKid: "missing_key_id", .duplicateClaim: "invalid_json",
         .nonCanonicalBase64URL: "invalid_base64url", .critHeader: "forbidden_header_parameter", .rs512: "algorithm_not_allowed",
+        .typNotJWT: "unsupported_type", .payloadNotObject: "not_a_json_object",
     ]
 }

@@ -21,6 +21,8 @@ public enum TokenDefect: String, CaseIterable, Sendable {
     case nonCanonicalBase64URL = "non-canonical-base64url"
     case critHeader = "crit-header"
     case rs512
+    case typNotJWT = "typ-not-jwt"
+    case payloadNotObject = "payload-not-object"
 
     /// A verifier's default maximum token age (the project's and the iOS SDK's): `too-old` goes past it.
     static let maximumAge: Int64 = 3600
@@ -45,6 +47,8 @@ public enum TokenDefect: String, CaseIterable, Sendable {
         case .nonCanonicalBase64URL: return "the payload's base64url has non-zero trailing bits (signature valid over it)"
         case .critHeader: return "the header marks an extension no one understands as critical (crit), signature valid"
         case .rs512: return "alg RS512: signed with the provider's own key, but with SHA-512, not RS256"
+        case .typNotJWT: return "header typ is at+jwt (an access token's type, RFC 9068), signature valid"
+        case .payloadNotObject: return "the payload is a JSON array holding the claims, not an object; signature valid"
         }
     }
 
@@ -109,6 +113,12 @@ public enum TokenDefect: String, CaseIterable, Sendable {
                 "crit": [.string(Self.unknownExtension)], Self.unknownExtension: true,
             ]
             return try signer.sign(headerBytes: JSONSerializer.serialize(.object(critical)), payloadBytes: payload)
+        case .typNotJWT:
+            let typed: JSONObject = ["alg": "RS256", "typ": "at+jwt", "kid": .string(signer.keyID)]
+            return try signer.sign(headerBytes: JSONSerializer.serialize(.object(typed)), payloadBytes: payload)
+        case .payloadNotObject:
+            // The seed's validation: the payload must be a JSON object; here the claims are inside an array.
+            return try signer.sign(headerBytes: JSONSerializer.serialize(.object(header)), payloadBytes: Array("[".utf8) + payload + Array("]".utf8))
         case .rs512:
             let rs512: JSONObject = ["alg": "RS512", "typ": "JWT", "kid": .string(signer.keyID)]
             let input = Base64URL.encode(JSONSerializer.serialize(.object(rs512))) + "." + Base64URL.encode(payload)

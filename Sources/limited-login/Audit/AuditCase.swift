@@ -67,19 +67,21 @@ enum AuditCase: String, CaseIterable, Sendable {
     case jkuHeader = "jku-header"
     case x5uHeader = "x5u-header"
     case x5cHeader = "x5c-header"
+    case typNotJWT = "typ-not-jwt"
     // Encoding.
     case duplicateClaim = "duplicate-claim"
     case nonCanonicalBase64URL = "non-canonical-base64url"
     case hugeToken = "huge-token"
     case extraSegment = "extra-segment"
     case whitespaceInSignature = "whitespace-in-signature"
+    case payloadNotObject = "payload-not-object"
 
     var severity: AuditSeverity {
         switch self {
         case .valid: return .mustAccept
         case .issuedInFuture, .tooOld, .noIat, .emptySub, .emptyJti, .audienceList, .paddedSignature, .signaturePadded,
             .signatureStandardBase64, .missingKid, .rs512SameKey, .critHeader, .duplicateClaim, .nonCanonicalBase64URL, .hugeToken,
-            .extraSegment, .whitespaceInSignature:
+            .extraSegment, .whitespaceInSignature, .typNotJWT:
             return .shouldRefuse
         default: return .mustRefuse
         }
@@ -130,6 +132,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .hs512PublicKey: return "alg HS512, HMAC keyed with the public key's PEM ending in a newline"
         case .rs512SameKey: return "alg RS512, signed with the provider's own key"
         case .critHeader: return "crit names an extension no one understands; signature valid"
+        case .typNotJWT: return "typ at+jwt, an access token's type; signature valid"
+        case .payloadNotObject: return "the payload is a JSON array holding the claims, not an object; signature valid"
         case .jwkHeader: return "signed by an attacker's key, embedded in the header as jwk"
         case .jkuHeader: return "signed by an attacker's key, its key set named by jku"
         case .x5uHeader: return "signed by an attacker's key, its certificate named by x5u"
@@ -169,6 +173,8 @@ enum AuditCase: String, CaseIterable, Sendable {
             return "RFC 8725 section 3.1 (key confusion); only RS256"
         case .rs512SameKey: return "Validation: RS256 only; RFC 8725 section 3.1"
         case .critHeader: return "RFC 7515 section 4.1.11 (crit)"
+        case .typNotJWT: return "RFC 8725 section 3.11 (explicit typing); RFC 7519 section 5.1 (typ)"
+        case .payloadNotObject: return "Validation: the payload is a valid JSON object; RFC 7519 section 7.2"
         case .jwkHeader, .jkuHeader, .x5uHeader, .x5cHeader: return "RFC 8725 section 3.10 (keys only from the provider's set)"
         case .duplicateClaim: return "RFC 7519 section 4; RFC 8259 section 4 (names should be unique)"
         case .nonCanonicalBase64URL: return "RFC 7515 section 2 and RFC 4648 section 3.5 (canonical encoding)"
@@ -204,6 +210,8 @@ enum AuditCase: String, CaseIterable, Sendable {
         case .algNone, .algNoneUppercase, .hs256PublicKey, .hs256PublicKeyPEMNewline, .hs256PublicKeyDER, .hs512PublicKey, .rs512SameKey:
             return "accept RS256 only, set by the backend, never taken from the token's header"
         case .critHeader: return "refuse a token whose crit names an extension you do not implement"
+        case .typNotJWT: return "refuse a typ other than JWT, so that a token of another kind signed by the same key is not taken for an ID token"
+        case .payloadNotObject: return "refuse a payload that is not a JSON object before reading any claim"
         case .jwkHeader, .jkuHeader, .x5uHeader, .x5cHeader:
             return "take keys only from the provider's key set; ignore jwk, jku, x5u and x5c (or refuse them)"
         case .duplicateClaim: return "refuse JSON with a name twice (a parser that keeps the last sees another user)"

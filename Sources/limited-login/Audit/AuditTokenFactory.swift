@@ -61,6 +61,8 @@ struct AuditTokenFactory: Sendable {
         case .hs256PublicKey: return try await mint(defect: .hs256PublicKey)
         case .rs512SameKey: return try await mint(defect: .rs512)
         case .critHeader: return try await mint(defect: .critHeader)
+        case .typNotJWT: return try await mint(defect: .typNotJWT)
+        case .payloadNotObject: return try await mint(defect: .payloadNotObject)
         case .duplicateClaim: return try await mint(defect: .duplicateClaim)
         case .nonCanonicalBase64URL: return try await mint(defect: .nonCanonicalBase64URL)
         case .hugeToken: return try await mint(claims: ["audit_padding": .string(String(repeating: "A", count: 48 * 1024))])

@@ -83,6 +83,8 @@ EXPECTED_REJECTIONS = {
     "non-canonical-base64url":   (True,  False, True),
     "crit-header":               (True,  True,  True),
     "rs512":                     (True,  True,  True),
+    "typ-not-jwt":               (False, False, True),
+    "payload-not-object":        (True,  True,  True),
 }
 
 
