@@ -105,14 +105,14 @@ public struct LimitedLoginProvider: Sendable {
                 clock: clock, tls: tls
             )
             if let fixtures = configuration.fixtures { try await StateImport(store: store).loadScenarios(fixtures, into: services.scenarios) }
-            // Callbacks the last run left undelivered.
-            await services.callbacks.resumePending()
             // A shared store's clock is the cluster's: an import's offset is published, else the stored one adopted.
             if configuration.fixtures?.clockOffset != nil {
                 try await services.clusterClock.publish(offset: clock.offset)
             } else {
                 await services.clusterClock.refreshIfDue(now: true)
             }
+            // Callbacks the last run left undelivered, on the clock just adopted (their times are on it).
+            await services.callbacks.resumePending()
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
                 madeAdminToken: madeAdminToken, services: services, early: early

@@ -6,6 +6,7 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import NIOCore
+import Synchronization
 import Testing
 
 /// Classic logins: the code exchanged with the PKCE verifier, the access token, the Graph client, refresh.
@@ -57,10 +58,14 @@ struct ClassicLoginAndGraphTests {
             let (manager, _) = provider.manager(alice, session: session)
             _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled)))
             try #require(session.accessToken != nil)
-            // A Graph API that answers after 300 ms: the log-out comes while the requests wait.
+            // A Graph API that holds its answers until the test has logged out: each request says it arrived,
+            // then waits to be let go.
+            let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+            let gate = Gate()
             let router = Router()
             router.get("{version}/oauth/access_token") { _, _ -> Response in
-                try await Task.sleep(for: .milliseconds(300))
+                arrived.yield()
+                await gate.wait()
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: #"{"access_token":"EAArefreshed","token_type":"bearer","expires_in":3600}"#)))
@@ -69,28 +74,62 @@ struct ClassicLoginAndGraphTests {
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"data":[]}"#)))
             }
             router.get("{version}/me") { _, _ -> Response in
-                try await Task.sleep(for: .milliseconds(300))
+                arrived.yield()
+                await gate.wait()
                 return Response(
                     status: .ok, headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: #"{"id":"1","name":"Someone"}"#)))
             }
             try await withLoopbackServer(router) { port in
                 let endpoints = LoginEndpoints.provider(URL(string: "http://127.0.0.1:\(port)")!)
+                var arrival = arrivals.makeAsyncIterator()
                 let graph = GraphClient(session: session, endpoints: endpoints)
                 let refresh = Task { try await graph.refreshAccessToken() }
-                try await Task.sleep(for: .milliseconds(100))
+                _ = await arrival.next()
                 manager.logOut()
+                gate.open()
                 await #expect(throws: GraphClientError.sessionChanged) { try await refresh.value }
                 #expect(session.accessToken == nil && session.authenticationToken == nil && session.profile == nil)
 
                 _ = try await manager.logIn(configuration: try #require(LoginConfiguration(permissions: ["email"], tracking: .enabled)))
                 try session.update { $0.profile = nil }  // so that the profile is loaded, not the login's reused
                 let load = Task { try await Profile.loadCurrentProfile(session: session, endpoints: endpoints) }
-                try await Task.sleep(for: .milliseconds(100))
+                _ = await arrival.next()
                 manager.logOut()
+                gate.open()
                 await #expect(throws: GraphClientError.sessionChanged) { try await load.value }
                 #expect(session.profile == nil && session.accessToken == nil)
             }
+        }
+    }
+
+    /// Holds handlers in ``wait()`` until ``open()`` lets one go (or lets the next one through at once).
+    final class Gate: Sendable {
+        private let state = Mutex<(opened: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let go = state.withLock { state -> Bool in
+                    guard state.opened > 0 else {
+                        state.waiting.append(continuation)
+                        return false
+                    }
+                    state.opened -= 1
+                    return true
+                }
+                if go { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.waiting.isEmpty else {
+                    state.opened += 1
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            waiting?.resume()
         }
     }
 

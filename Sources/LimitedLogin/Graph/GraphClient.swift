@@ -59,11 +59,12 @@ public struct GraphClient: Sendable {
             dataAccessExpirationDate: dataAccess.map { Date(timeIntervalSince1970: $0) } ?? old.dataAccessExpirationDate,
             graphDomain: answer["graph_domain"]?.stringValue ?? old.graphDomain
         )
-        // Only over the token it refreshed: a log-out (or another login) while the requests ran stays as it is.
+        // Only while the same person is signed in to the same app: a log-out (or another person's login) while the
+        // requests ran stays as it is. Another refresh beside this one (a new token string) is no such change.
         var saved = false
         do {
             try session.update { snapshot in
-                guard snapshot.accessToken?.tokenString == old.tokenString else { return }
+                guard let current = snapshot.accessToken, current.userID == old.userID, current.appID == old.appID else { return }
                 snapshot.accessToken = refreshed
                 saved = true
             }

@@ -11,8 +11,8 @@ public enum GraphClientError: Error, Equatable, Sendable, CustomStringConvertibl
     case transport(String)
     /// The refreshed token could not be saved.
     case notSaved(String)
-    /// The session changed while the request ran (``LoginManager/logOut()``, or another login): what it
-    /// read was not saved, so that it does not bring back a token or profile of before.
+    /// The session changed while the request ran (``LoginManager/logOut()``, or another person's login):
+    /// what it read was not saved, so that it does not bring back a token or profile of before.
     case sessionChanged
 
     public var description: String {

@@ -42,11 +42,12 @@ extension Profile {
         for (permission, field) in byPermission where token.permissions.contains(permission) { fields.append(field) }
         let node = try await GraphClient(session: session, endpoints: endpoints).me(fields: fields)
         let profile = Profile(graphNode: node, permissions: Set(token.permissions.map(\.name)))
-        // Only for the session it was read for: a log-out (or another login) while the request ran stays as it is.
+        // Only while the same person is signed in to the same app: a log-out (or another person's login) while the
+        // request ran stays as it is. A refresh of the token beside it (a new token string) is no such change.
         var saved = false
         do {
             try session.update { snapshot in
-                guard snapshot.accessToken?.tokenString == token.tokenString else { return }
+                guard let current = snapshot.accessToken, current.userID == token.userID, current.appID == token.appID else { return }
                 snapshot.profile = profile
                 saved = true
             }

@@ -61,7 +61,7 @@ final class CallbackDeliverer: Sendable {
     /// Takes up the deliveries left pending (the provider stopped during them), each from its next attempt.
     func resumePending() async {
         do {
-            for delivery in try await store.deliveries(status: .pending) { launch(delivery) }
+            for delivery in try await store.deliveries(status: .pending) { launch(delivery, resumed: true) }
         } catch {
             logger.error("callback deliveries left pending cannot be read: \(error)")
         }
@@ -81,10 +81,10 @@ final class CallbackDeliverer: Sendable {
         return delivery
     }
 
-    private func launch(_ delivery: CallbackDelivery) {
+    private func launch(_ delivery: CallbackDelivery, resumed: Bool = false) {
         guard inFlight.withLock({ $0.insert(delivery.id).inserted }) else { return }
         Task.detached { [self] in
-            await deliver(delivery)
+            await deliver(delivery, resumed: resumed)
             _ = inFlight.withLock { $0.remove(delivery.id) }
         }
     }
@@ -95,14 +95,21 @@ final class CallbackDeliverer: Sendable {
     /// and recorded only if no one recorded it before: a node that starts while another is still retrying a
     /// delivery (both read it as pending) waits for its next attempt's time and leaves it to whichever node
     /// takes it, instead of posting it again and overwriting a delivered one with its own failure.
-    private func deliver(_ first: CallbackDelivery) async {
+    private func deliver(_ first: CallbackDelivery, resumed: Bool = false) async {
         var delivery = first
-        // The next attempt's time this node wrote itself (nil: one it read, which must be due).
-        var ownSchedule: Int64?
-        while delivery.status == .pending {
-            if ownSchedule == nil, let due = delivery.nextAttemptAt, case let wait = due - store.now(), wait > 0 {
+        // The next attempt's time as this node read or wrote it: a claim finds it unchanged unless another node
+        // took the attempt first (a claim rewrites it). A delivery this node starts is due at once.
+        var ownSchedule: Int64? = first.nextAttemptAt
+        if resumed, let due = first.nextAttemptAt {
+            // Left by a run before this one: at its time, but never more than the longest retry delay away (the
+            // time is the provider's clock, which a restart may have set back; sleeping is the system's).
+            let longest = retryDelays.map { $0.components.seconds }.max() ?? 0
+            let wait = min(due - store.now(), max(1, longest))
+            if wait > 0 {
                 do { try await Task.sleep(for: .seconds(wait)) } catch { return }
             }
+        }
+        while delivery.status == .pending {
             let now = store.now()
             let lease = now + Int64(attemptTimeout.nanoseconds / 1_000_000_000) + 30
             do {

@@ -29,7 +29,6 @@ extension ProviderStore {
         }
     }
 
-    /// Sets a setting, replacing any value.
     /// Sets a setting stored empty to `value`; one stored with a value (another node's, just now) stays.
     func replaceEmptySetting(_ name: String, with value: String) async throws(StoreError) {
         try await run("setting \(name)") {
@@ -37,6 +36,7 @@ extension ProviderStore {
         }
     }
 
+    /// Sets a setting, replacing any value.
     func setSetting(_ name: String, to value: String) async throws(StoreError) {
         try await run("setting \(name)") {
             try await db.insert(into: "ll_settings").columns("name", "value").values(name, value)

@@ -10,7 +10,9 @@ import Synchronization
 /// One implementation over SQLKit. SQLite is the embedded default: one connection (SQLite serializes
 /// writers anyway), WAL journal, `synchronous=FULL` so that a committed login survives a crash. Each
 /// operation is a single statement, so nothing depends on a transaction spanning requests; that keeps
-/// the same code correct when a PostgreSQL pool replaces the single connection.
+/// the same code correct when a PostgreSQL pool replaces the single connection. The exception is the
+/// signing keys' writes on PostgreSQL: a rotation (and a first key) runs in one transaction on one pooled
+/// connection, holding an advisory lock, so that nodes take turns (``storeRotation(_:dropPrevious:)``).
 ///
 /// An SQLite file is locked for one process, which caches what every dialog request reads and keeps the
 /// caches exact by invalidating on its own writes: apps, users and sessions (also bounded to two seconds),

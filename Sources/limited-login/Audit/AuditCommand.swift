@@ -24,7 +24,8 @@ struct AuditCommand: AsyncParsableCommand {
             provider's keys, so run them against a provider of the audit's own.
 
             Exit status: 0 when the good token was accepted and every must-refuse case refused (should-refuse \
-            cases accepted are warnings; with --strict they fail too), 1 when a must-refuse case was accepted or the good token refused, 3 when \
+            cases accepted are warnings; with --strict they fail too), 1 when a must-refuse token was accepted or not refused (a 500, a \
+            redirect, no answer) or the good token refused, 3 when \
             the audit could not run (backend or provider unreachable), 64 for a bad command line.
 
             Examples:

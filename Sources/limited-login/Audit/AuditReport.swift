@@ -13,8 +13,9 @@ struct AuditReport: Sendable {
 
     func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
-    /// 0 when the good token was accepted and no must-refuse case was accepted (with `strict`, when every
-    /// case went as it should); 1 otherwise.
+    /// 0 when the good token was accepted and every must-refuse token refused (with `strict`, when every case
+    /// went as it should); 1 otherwise: a must-refuse token accepted, or answered with neither an acceptance nor
+    /// a refusal (a 500, a redirect, no answer).
     var exitStatus: Int32 {
         results.contains { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) } ? 1 : 0
     }
@@ -66,7 +67,7 @@ struct AuditReport: Sendable {
         if !holes.isEmpty {
             return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))."
         }
-        let unrefused = results.filter { $0.verdict == .unclear && $0.severity == .mustRefuse }
+        let unrefused = results.filter { $0.verdict == .unclear && $0.failsTheRun }
         if !unrefused.isEmpty {
             let cases = unrefused.map { "\($0.name) (\($0.got))" }.joined(separator: ", ")
             return

@@ -32,9 +32,13 @@ struct AuditResult: Sendable {
 
     var expected: AuditOutcome { severity.expectsAcceptance ? .accepted : .refused }
 
-    /// True when the audit exits 1 for this case: a hole, a refused good token, or a token the backend must
-    /// refuse that it was not seen to refuse (a 500, a redirect, no answer: that proves no refusal).
-    var failsTheRun: Bool { verdict.failsTheRun || (verdict == .unclear && severity == .mustRefuse) }
+    /// True when the audit exits 1 for this case: a hole, a refused good token, or a bad token the backend
+    /// must refuse that it was not seen to refuse (a 500, a redirect, no answer: that proves no refusal). Not
+    /// for the resilience rows (``AuditResilience``): a 503 while the provider's keys cannot be fetched is
+    /// failing closed.
+    var failsTheRun: Bool {
+        verdict.failsTheRun || (verdict == .unclear && severity == .mustRefuse && AuditCase(rawValue: name) != nil)
+    }
 
     var verdict: AuditVerdict {
         switch (severity, outcome) {
