@@ -275,6 +275,16 @@ struct StoreOperationsTests {
             #expect(try await store.changeGrantPermissions(from: withoutEmail, to: late) == false)
             let stored = try #require(try await store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice))
             #expect(!stored.installed && stored.granted == [.publicProfile, .userFriends] && stored.declined == [.email], "\(stored)")
+
+            // A grant saved for an app deleted meanwhile (read from a cache just before) is not stored: the app
+            // registered again under its ID finds no one consented.
+            let app = try #require(try await store.app(id: TestFixtures.otherAppID))
+            #expect(try await store.deleteApp(id: app.id))
+            try await store.saveGrant(
+                GrantRecord(
+                    appID: app.id, userID: TestFixtures.alice, granted: [.publicProfile, .email], declined: [], installed: true, updatedAt: 2))
+            try await store.createApp(app)
+            #expect(try await store.grant(appID: app.id, userID: TestFixtures.alice) == nil)
         }
     }
 

@@ -5,11 +5,13 @@ extension ProviderStore {
     /// registered again under the same ID sees the same people. Returns false for an unknown app.
     package func deleteApp(id: String) async throws(StoreError) -> Bool {
         guard try await app(id: id) != nil else { return false }
+        // The app first: a grant saved after it is gone is not stored (``saveGrant(_:)``), and one saved just
+        // before goes with the grants below.
         try await run("app \(id)") {
+            try await db.delete(from: "ll_apps").where("id", .equal, id).run()
             try await db.delete(from: "ll_grants").where("app_id", .equal, id).run()
             try await db.delete(from: "ll_authorization_codes").where("app_id", .equal, id).run()
             try await db.delete(from: "ll_access_tokens").where("app_id", .equal, id).run()
-            try await db.delete(from: "ll_apps").where("id", .equal, id).run()
         }
         caches.apps.remove(id)
         caches.grantsChanged()

@@ -78,21 +78,22 @@ extension ProviderStore {
         }
     }
 
-    /// Stores a grant (installing the app), replacing any earlier one.
+    /// Stores a grant (installing the app), replacing any earlier one; nothing when the app is gone. A node
+    /// that read the app from its cache just before another node deleted it would otherwise leave a grant
+    /// that outlives the app, and a person already consented to an app registered again under its ID.
     package func saveGrant(_ grant: GrantRecord) async throws(StoreError) {
         try await run("grant") {
-            try await db.insert(into: "ll_grants")
-                .columns("app_id", "user_id", "granted", "declined", "installed", "updated_at", "messenger_page_id")
-                .values(
-                    grant.appID, grant.userID, PermissionList.encode(grant.granted),
-                    PermissionList.encode(grant.declined), Int64(grant.installed ? 1 : 0), grant.updatedAt, grant.messengerPageID
-                )
-                .onConflict(with: ["app_id", "user_id"]) {
-                    $0.set(excludedValueOf: "granted").set(excludedValueOf: "declined")
-                        .set(excludedValueOf: "installed").set(excludedValueOf: "updated_at")
-                        .set(excludedValueOf: "messenger_page_id")
-                }
-                .run()
+            try await db.raw(
+                """
+                INSERT INTO ll_grants (app_id, user_id, granted, declined, installed, updated_at, messenger_page_id) \
+                SELECT \(bind: grant.appID), \(bind: grant.userID), \(bind: PermissionList.encode(grant.granted)), \
+                \(bind: PermissionList.encode(grant.declined)), \(bind: Int64(grant.installed ? 1 : 0)), \(bind: grant.updatedAt), \
+                \(bind: grant.messengerPageID) \
+                WHERE EXISTS (SELECT 1 FROM ll_apps WHERE id = \(bind: grant.appID)) \
+                ON CONFLICT (app_id, user_id) DO UPDATE SET granted = excluded.granted, declined = excluded.declined, \
+                installed = excluded.installed, updated_at = excluded.updated_at, messenger_page_id = excluded.messenger_page_id
+                """
+            ).run()
         }
         caches.grantsChanged()
     }
