@@ -103,6 +103,33 @@ struct ServeCommandTests {
         await second.stop()
     }
 
+    @Test("HEAD of the documents answers GET's status and headers without a body; HEAD of the dialog logs no one in")
+    func headRequests() async throws {
+        let folder = try temporaryFolder()
+        let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: folder)
+        do {
+            for path in [
+                "/.well-known/openid-configuration", "/.well-known/oauth/openid/jwks/", "/.well-known/oauth/openid/certs", "/health",
+                "/favicon.ico",
+            ] {
+                let get = try await HTTPExchange.send(server.baseURL + path)
+                let head = try await HTTPExchange.send(server.baseURL + path, method: .HEAD)
+                #expect(get.status == 200 && head.status == 200, "\(path): \(head.status)")
+                #expect(head.body.isEmpty, "\(path): a body of \(head.body.utf8.count) bytes")
+                for name in ["Content-Type", "Content-Length", "ETag", "Cache-Control"] {
+                    #expect(head.header(name) == get.header(name), "\(path): \(name)")
+                }
+            }
+            let dialog = try await HTTPExchange.send(
+                server.baseURL + "/v21.0/dialog/oauth?client_id=1000000000000001&redirect_uri=https%3A%2F%2Fexample.com%2Fcb", method: .HEAD)
+            #expect(dialog.status == 404, "the dialog answers no HEAD: \(dialog.status)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test("a second provider on the same SQLite file is refused at once, with the reason")
     func secondProcessRefused() async throws {
         let folder = try temporaryFolder()

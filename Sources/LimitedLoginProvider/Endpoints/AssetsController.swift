@@ -14,7 +14,7 @@ struct AssetsController: Sendable {
 
     private static func serve(_ text: String, at path: String, type: String, on router: Router<BasicRequestContext>) {
         let bytes = ByteBuffer(string: text)
-        router.get(RouterPath(path)) { _, _ in
+        router.getAndHead(RouterPath(path)) { _, _ in
             var headers: HTTPFields = [.contentType: type, .cacheControl: "public, max-age=31536000, immutable"]
             headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))

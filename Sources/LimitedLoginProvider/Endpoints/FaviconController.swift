@@ -6,7 +6,7 @@ import NIOCore
 /// their requests are answered and cached instead of filling the log and the error counts with 404s.
 struct FaviconController: Sendable {
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/favicon.ico") { _, _ in
+        router.getAndHead("/favicon.ico") { _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "image/x-icon", .cacheControl: "public, max-age=604800"],

@@ -20,13 +20,13 @@ struct OpenIDController: Sendable {
         // `Host: www.facebook.com` would otherwise get (and a cache keep for an hour) a document naming
         // addresses this provider does not serve.
         let servesFacebookHosts = services.tls != nil
-        router.get("/.well-known/openid-configuration") { request, _ in
+        router.getAndHead("/.well-known/openid-configuration") { request, _ in
             discoveryDocument.document(for: services.urls, facebookHost: servesFacebookHosts && FacebookHostContext.host != nil).response(to: request)
         }
-        router.get("/.well-known/oauth/openid/jwks") { request, _ in
+        router.getAndHead("/.well-known/oauth/openid/jwks") { request, _ in
             try await services.keyring.keySetDocument().response(to: request)
         }
-        router.get("/.well-known/oauth/openid/certs") { request, _ in
+        router.getAndHead("/.well-known/oauth/openid/certs") { request, _ in
             try await services.keyring.certificatesDocument().response(to: request)
         }
     }

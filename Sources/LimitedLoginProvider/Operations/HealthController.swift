@@ -42,7 +42,7 @@ struct HealthController: Sendable {
     }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/health") { _, _ in
+        router.getAndHead("/health") { _, _ in
             let problem = await services.recentHealth.problem(checkingWith: check)
             guard let problem else { return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: Self.healthyBody)) }
             let body = JSONSerializer.serialize(.object(["status": "unavailable", "reason": .string(problem)]))
