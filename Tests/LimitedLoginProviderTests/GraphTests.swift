@@ -111,6 +111,9 @@ struct GraphTests {
                 #expect(reply.headers[.wwwAuthenticate]?.contains("invalid_token") == true, "\(name)")
             }
             let expired = "EAAexpired-token-for-the-test"
+            try await provider.store.saveGrant(
+                GrantRecord(
+                    appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile], declined: [], installed: true, updatedAt: 1))
             try await provider.store.saveAccessToken(
                 expired,
                 AccessTokenRecord(

@@ -86,6 +86,9 @@ struct StoreOperationsTests {
     @Test("access tokens and app-scoped IDs: stored by hash, one ASID per person and app even when made at once", arguments: StoreDialect.available)
     func tokensAndASIDs(_ dialect: StoreDialect) async throws {
         try await withStore(dialect) { store in
+            try await store.saveGrant(
+                GrantRecord(
+                    appID: TestFixtures.appID, userID: TestFixtures.alice, granted: [.publicProfile], declined: [], installed: true, updatedAt: 1))
             let record = AccessTokenRecord(appID: TestFixtures.appID, userID: TestFixtures.alice, issuedAt: 1, expiresAt: 2, dataAccessExpiresAt: 3)
             try await store.saveAccessToken("EAAtoken", record)
             #expect(try await store.accessToken("EAAtoken") == record)
@@ -285,6 +288,15 @@ struct StoreOperationsTests {
                     appID: app.id, userID: TestFixtures.alice, granted: [.publicProfile, .email], declined: [], installed: true, updatedAt: 2))
             try await store.createApp(app)
             #expect(try await store.grant(appID: app.id, userID: TestFixtures.alice) == nil)
+
+            // An access token written after the installation ended (a refresh beside the uninstall) is dead at once,
+            // and stays so when the person installs the app again.
+            let lateToken = AccessTokenRecord(
+                appID: TestFixtures.appID, userID: TestFixtures.alice, issuedAt: 10, expiresAt: 4_000_000_000, dataAccessExpiresAt: 4_000_000_000,
+                revoked: false)
+            try await store.saveAccessToken("EAAlate", lateToken)
+            try await store.saveGrant(installed)
+            #expect(try await store.accessToken("EAAlate")?.revoked == true)
         }
     }
 

@@ -53,14 +53,22 @@ extension ProviderStore {
     }
 
     /// Stores an access token (by hash).
+    ///
+    /// Stored revoked when the person's installation of the app has ended by the time it is written: a token
+    /// refreshed (`fb_extend_sso_token`) while an uninstall ran, through this node or another, must stay dead
+    /// as the installation's other tokens do, also after the person installs the app again.
     func saveAccessToken(_ token: String, _ record: AccessTokenRecord) async throws(StoreError) {
-        let row = AccessTokenRow(
-            tokenHash: RandomIdentifiers.storageHash(token), appId: record.appID, userId: record.userID,
-            issuedAt: record.issuedAt, expiresAt: record.expiresAt, dataAccessExpiresAt: record.dataAccessExpiresAt,
-            revoked: record.revoked ? 1 : 0
-        )
+        let hash = RandomIdentifiers.storageHash(token)
         try await run("access token") {
-            try await db.insert(into: "ll_access_tokens").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+            try await db.raw(
+                """
+                INSERT INTO ll_access_tokens (token_hash, app_id, user_id, issued_at, expires_at, data_access_expires_at, revoked) \
+                SELECT \(bind: hash), \(bind: record.appID), \(bind: record.userID), \(bind: record.issuedAt), \(bind: record.expiresAt), \
+                \(bind: record.dataAccessExpiresAt), CASE WHEN \(bind: Int64(record.revoked ? 1 : 0)) = 1 OR NOT EXISTS \
+                (SELECT 1 FROM ll_grants WHERE app_id = \(bind: record.appID) AND user_id = \(bind: record.userID) AND installed = 1) \
+                THEN 1 ELSE 0 END
+                """
+            ).run()
         }
     }
 
