@@ -59,17 +59,7 @@ public struct GraphClient: Sendable {
             dataAccessExpirationDate: dataAccess.map { Date(timeIntervalSince1970: $0) } ?? old.dataAccessExpirationDate,
             graphDomain: answer["graph_domain"]?.stringValue ?? old.graphDomain
         )
-        // Only while the same person is signed in to the same app: a log-out (or another person's login) while the
-        // requests ran stays as it is. Another refresh beside this one (a new token string) is no such change.
-        var saved = false
-        do {
-            try session.update { snapshot in
-                guard let current = snapshot.accessToken, current.userID == old.userID, current.appID == old.appID else { return }
-                snapshot.accessToken = refreshed
-                saved = true
-            }
-        } catch { throw .notSaved(error.description) }
-        guard saved else { throw .sessionChanged }
+        try session.updateWhileSignedIn(as: old) { $0.accessToken = refreshed }
         return refreshed
     }
 

@@ -42,17 +42,7 @@ extension Profile {
         for (permission, field) in byPermission where token.permissions.contains(permission) { fields.append(field) }
         let node = try await GraphClient(session: session, endpoints: endpoints).me(fields: fields)
         let profile = Profile(graphNode: node, permissions: Set(token.permissions.map(\.name)))
-        // Only while the same person is signed in to the same app: a log-out (or another person's login) while the
-        // request ran stays as it is. A refresh of the token beside it (a new token string) is no such change.
-        var saved = false
-        do {
-            try session.update { snapshot in
-                guard let current = snapshot.accessToken, current.userID == token.userID, current.appID == token.appID else { return }
-                snapshot.profile = profile
-                saved = true
-            }
-        } catch { throw .notSaved(error.description) }
-        guard saved else { throw .sessionChanged }
+        try session.updateWhileSignedIn(as: token) { $0.profile = profile }
         return profile
     }
 

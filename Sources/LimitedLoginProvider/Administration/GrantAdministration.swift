@@ -31,16 +31,18 @@ extension AdminOperations {
             throw AdminError.badRequest("public_profile cannot be revoked alone; DELETE /_admin/grants/\(appID)/\(user) uninstalls the app.")
         }
         // Read, changed and written only if no one changed it meanwhile (an uninstall, another revocation).
-        for _ in 0..<8 {
-            let read = try await installedGrant(appID, user)
-            var grant = read
+        let change = try await store.changeGrantPermissions(reading: { try await installedGrant(appID, user) }) { grant in
             guard grant.granted.remove(permission) != nil else {
                 throw AdminError.notFound("Test user \(user) has not granted \(name) to app \(appID).")
             }
             grant.updatedAt = ProviderTime.now()
-            if try await store.changeGrantPermissions(from: read, to: grant) { return grant }
+            return true
         }
-        throw AdminError.conflict("The grant of app \(appID) to \(user) kept changing while this revocation was made; send it again.")
+        switch change {
+        case .changed(let grant), .unchanged(let grant): return grant
+        case .keptChanging:
+            throw AdminError.conflict("The grant of app \(appID) to \(user) kept changing while this revocation was made; send it again.")
+        }
     }
 
     /// The person's access tokens for the app keep working but no longer read data, as after 90 days

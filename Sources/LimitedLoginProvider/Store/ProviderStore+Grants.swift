@@ -116,6 +116,30 @@ extension ProviderStore {
         return changed
     }
 
+    /// How ``changeGrantPermissions(reading:_:)`` ended.
+    package enum GrantPermissionChange {
+        /// Written: the grant as it is now.
+        case changed(GrantRecord)
+        /// The change had nothing to write: the grant as read.
+        case unchanged(GrantRecord)
+        /// Every read was changed by someone else before it could be written (eight times).
+        case keptChanging
+    }
+
+    /// Reads a grant with `read`, lets `change` alter it (false: nothing to write), and writes it only if it
+    /// is still installed and as read (``changeGrantPermissions(from:to:)``), reading it again when it is not.
+    package func changeGrantPermissions(
+        reading read: () async throws -> GrantRecord, _ change: (inout GrantRecord) throws -> Bool
+    ) async throws -> GrantPermissionChange {
+        for _ in 0..<8 {
+            let before = try await read()
+            var after = before
+            guard try change(&after) else { return .unchanged(before) }
+            if try await changeGrantPermissions(from: before, to: after) { return .changed(after) }
+        }
+        return .keptChanging
+    }
+
     /// Ends a user's installation of an app: the grant stays on record but no longer counts. Returns
     /// false when the app was not installed. One statement decides: of two uninstalls at once (on one node
     /// or two), one ends the installation and the other finds it ended, so one deauthorize callback is posted.

@@ -7,6 +7,14 @@ private struct SigningKeyRow: Codable, Sendable {
     var signsFrom: Int64
     var retiredAt: Int64?
 
+    init(_ key: SigningKeyRecord) {
+        keyId = key.keyID
+        privateKeyPem = key.privateKeyPEM
+        createdAt = key.createdAt
+        signsFrom = key.signsFrom
+        retiredAt = key.retiredAt
+    }
+
     var record: SigningKeyRecord {
         SigningKeyRecord(keyID: keyId, privateKeyPEM: privateKeyPem, createdAt: createdAt, signsFrom: signsFrom, retiredAt: retiredAt)
     }
@@ -23,10 +31,7 @@ extension ProviderStore {
 
     /// Stores a signing key.
     package func insertSigningKey(_ key: SigningKeyRecord) async throws(StoreError) {
-        let row = SigningKeyRow(
-            keyId: key.keyID, privateKeyPem: key.privateKeyPEM, createdAt: key.createdAt, signsFrom: key.signsFrom,
-            retiredAt: key.retiredAt
-        )
+        let row = SigningKeyRow(key)
         try await run("signing key \(key.keyID)") {
             try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
         }
@@ -80,10 +85,7 @@ extension ProviderStore {
     /// database stored its own first (then this one is dropped, and the node signs with the other's). Under the
     /// rotations' lock on PostgreSQL, so that two such starts store one key between them.
     func insertFirstSigningKey(_ record: SigningKeyRecord) async throws(StoreError) {
-        let row = SigningKeyRow(
-            keyId: record.keyID, privateKeyPem: record.privateKeyPEM, createdAt: record.createdAt, signsFrom: record.signsFrom,
-            retiredAt: record.retiredAt
-        )
+        let row = SigningKeyRow(record)
         let insert: @Sendable (any SQLDatabase) async throws -> Void = { db in
             guard try await db.select().column("key_id").from("ll_signing_keys").limit(1).first() == nil else { return }
             try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
@@ -113,10 +115,7 @@ extension ProviderStore {
     /// The new key first: a reload between these statements (on SQLite, /health's) always finds a key to
     /// sign with, and a failure after the insert leaves the old keys where they were, not none.
     private static func storeRotationStatements(_ record: SigningKeyRecord, dropPrevious: Bool, on db: any SQLDatabase) async throws {
-        let row = SigningKeyRow(
-            keyId: record.keyID, privateKeyPem: record.privateKeyPEM, createdAt: record.createdAt, signsFrom: record.signsFrom,
-            retiredAt: record.retiredAt
-        )
+        let row = SigningKeyRow(record)
         try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
         if dropPrevious {
             try await deleteSigningKeys(exceptLatest: record.keyID, on: db)
