@@ -31,13 +31,15 @@ extension AdminOperations {
             throw AdminError.badRequest("public_profile cannot be revoked alone; DELETE /_admin/grants/\(appID)/\(user) uninstalls the app.")
         }
         // Read, changed and written only if no one changed it meanwhile (an uninstall, another revocation).
-        let change = try await store.changeGrantPermissions(reading: { try await installedGrant(appID, user) }) { grant in
-            guard grant.granted.remove(permission) != nil else {
-                throw AdminError.notFound("Test user \(user) has not granted \(name) to app \(appID).")
-            }
-            grant.updatedAt = ProviderTime.now()
-            return true
-        }
+        let change = try await store.changeGrantPermissions(
+            reading: { try await installedGrant(appID, user) },
+            { grant in
+                guard grant.granted.remove(permission) != nil else {
+                    throw AdminError.notFound("Test user \(user) has not granted \(name) to app \(appID).")
+                }
+                grant.updatedAt = ProviderTime.now()
+                return true
+            })
         switch change {
         case .changed(let grant), .unchanged(let grant): return grant
         case .keptChanging:

@@ -179,12 +179,14 @@ struct GraphController: Sendable {
         }
         // Written only if the grant is still as read: a revocation beside an uninstall must not install the app
         // again, nor undo another revocation. An app no longer installed has nothing left to revoke.
-        let change = try await services.store.changeGrantPermissions(reading: { try await person(of: caller).1 }) { grant in
-            guard grant.installed, grant.granted.remove(permission) != nil else { return false }
-            grant.declined.insert(permission)
-            grant.updatedAt = ProviderTime.now()
-            return true
-        }
+        let change = try await services.store.changeGrantPermissions(
+            reading: { try await person(of: caller).1 },
+            { grant in
+                guard grant.installed, grant.granted.remove(permission) != nil else { return false }
+                grant.declined.insert(permission)
+                grant.updatedAt = ProviderTime.now()
+                return true
+            })
         guard case .keptChanging = change else { return Responses.json(.object(["success": true])) }
         throw GraphError("(#2) The permissions changed while they were being revoked; try again.", code: 2)
     }
