@@ -221,7 +221,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            ],
+            // Stores and exports made by earlier releases, opened by UpgradeTests through #filePath.
+            exclude: ["UpgradeFixtures"]
         ),
         .testTarget(
             name: "LimitedLoginTests",

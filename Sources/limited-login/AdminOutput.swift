@@ -25,7 +25,7 @@ enum AdminOutput {
         Column(title: "NAME") { entry in
             [entry["first_name"]?.stringValue, entry["last_name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
         },
-        .member("FRIENDS", "friends"), .member("PICKABLE", "pickable"),
+        .member("APPS", "apps"), .member("FRIENDS", "friends"), .member("PICKABLE", "pickable"),
     ]
 
     static let keys = [

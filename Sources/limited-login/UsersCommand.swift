@@ -37,13 +37,18 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "Gender.") var gender: String?
         @Option(help: "Profile link.") var link: String?
         @Option(name: .customLong("friend"), help: "The ID or email of an existing user to befriend (repeat for several).") var friends: [String] = []
+        @Option(
+            name: .customLong("app"),
+            help: "The ID of an app the user is a test user of (repeat for several; default: every app the provider holds now).")
+        var apps: [String] = []
 
         func run() async throws {
             // The admin API's shape for a new user is the fixtures file's (ProviderFixtures.User), sent as it encodes.
-            let user = ProviderFixtures.User(
+            var user = ProviderFixtures.User(
                 id: id, firstName: firstName, middleName: middleName, lastName: lastName, email: email, password: password,
                 birthday: birthday, gender: gender, link: link, friends: friends
             )
+            if !apps.isEmpty { user.apps = apps }
             try await AdminRequest.run(connection, output, path: "/_admin/users", method: .POST, body: try .model(user)) {
                 "Created test user \($0.objectValue?["id"]?.stringValue ?? "?") (\(email)).\n" + AdminOutput.fields($0)
             }

@@ -201,6 +201,14 @@ struct ServeCommandTests {
                 "--friend", "31",
             ] + connection)
         #expect(ben.output.contains("\"friends\": [\n"), "\(ben.output)")
+        #expect(ben.output.contains("\"apps\": [\n    \"4242\"\n  ]"), "a user made without --app belongs to every app: \(ben.output)")
+        let noSuchApp = try await CLIProcess.run(
+            ["users", "create", "--first-name", "Cy", "--last-name", "Lee", "--email", "cy@example.com", "--password", "pw", "--app", "9999"]
+                + connection)
+        #expect(noSuchApp.status == 1)
+        #expect(
+            noSuchApp.error
+                == "limited-login: the provider refused: The app 9999 does not exist: a test user belongs to existing apps (give their IDs).\n")
         let unfriend = try await CLIProcess.run(["friends", "remove", "31", "32"] + connection)
         #expect(unfriend.status == 0)
         let users = try await CLIProcess.run(["users", "list"] + connection)
@@ -223,7 +231,8 @@ struct ServeCommandTests {
         #expect(appTable.output.contains("4242  CLI App  10"), "\(appTable.output)")
         let userTable = try await CLIProcess.run(["users", "list"] + people)
         #expect(
-            userTable.output == "ID  EMAIL            NAME     FRIENDS  PICKABLE\n31  ann@example.com  Ann Lee  -        no\n", "\(userTable.output)")
+            userTable.output == "ID  EMAIL            NAME     APPS  FRIENDS  PICKABLE\n31  ann@example.com  Ann Lee  4242  -        no\n",
+            "\(userTable.output)")
         // Roles on an app in Development mode.
         let development = try await CLIProcess.run(["apps", "create", "--id", "4343", "--name", "Dev App", "--mode", "development"] + people)
         #expect(development.status == 0 && development.output.contains("development"), "\(development.output)\(development.error)")

@@ -41,6 +41,20 @@ struct AdminDirectoryTests {
             let listed = try await call(client, "/_admin/apps")
             #expect(listed.1["apps"]?.arrayValue?.count == 3)
 
+            // A new app has no test users: Alice is made one of its through the admin API (her apps, replaced).
+            let listedUsers = try await call(client, "/_admin/users")
+            let aliceBefore = listedUsers.1["users"]?.arrayValue?.first { $0.objectValue?["id"] == .string(TestFixtures.alice) }
+            #expect(aliceBefore?.objectValue?["apps"] == .array([.string(TestFixtures.appID), .string(TestFixtures.otherAppID)]))
+            let unknownApp = try await call(client, "/_admin/users/\(TestFixtures.alice)", method: .post, json: #"{"apps":["5555","7777"]}"#)
+            #expect(unknownApp.0 == .badRequest)
+            #expect(message(unknownApp.1) == "The app 7777 does not exist: a test user belongs to existing apps (give their IDs).")
+            #expect(try await provider.store.appsOfTestUser(TestFixtures.alice) == [TestFixtures.appID, TestFixtures.otherAppID], "unchanged")
+            let joined = try await call(
+                client, "/_admin/users/\(TestFixtures.alice)", method: .post,
+                json: #"{"apps":["1111111111","2222222222","5555"]}"#)
+            #expect(joined.0 == .ok)
+            #expect(joined.1["apps"] == .array(["1111111111", "2222222222", "5555"]))
+
             let page = try await DialogBrowser(client: client).logIn(
                 dialogPath(appID: "5555", redirectURI: "http://127.0.0.1:9/cb", limited: false, responseType: "token"), as: TestFixtures.alice
             )

@@ -50,7 +50,8 @@ struct AdminTokenHardeningTests {
     }
 
     @Test(
-        "on a real server: wrong admin tokens from one address, then 429 with Retry-After on the admin API and the console, even for the right token")
+        "on a real server: wrong admin tokens from one address, then 429 with Retry-After for the next wrong one on the admin API and the console; the right token still gets in on both"
+    )
     func guessesLimited() async throws {
         var configuration = KeyRotationAndAdminTests.configuration()
         configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 3, window: 60)
@@ -65,19 +66,77 @@ struct AdminTokenHardeningTests {
             form.append("admin_token", "wrong-console-guess")
             #expect(try await browser.post("/_console/signin", form: form).status == .unauthorized, "the third wrong token, at the console")
 
-            let refused = try await keys(KeyRotationAndAdminTests.adminToken)
+            let refused = try await keys("wrong-token-4")
             #expect(refused.status == .tooManyRequests)
             let retryAfter = try #require(refused.headers[.retryAfter].flatMap { Int64($0) })
             #expect((1...60).contains(retryAfter))
             #expect(String(buffer: refused.body).contains(AdminController.tooManyWrongTokens(retryAfter: retryAfter)))
+            let refusedAtConsole = try await browser.post("/_console/signin", form: form)
+            #expect(refusedAtConsole.status == .tooManyRequests)
+            #expect(refusedAtConsole.headers[.retryAfter] != nil)
 
+            // Nobody without the token can keep its holder out: the right one is let in at once, on both.
+            #expect(try await keys(KeyRotationAndAdminTests.adminToken).status == .ok)
             var right = FormParameters()
             right.append("admin_token", KeyRotationAndAdminTests.adminToken)
             let console = try await browser.post("/_console/signin", form: right)
-            #expect(console.status == .tooManyRequests)
-            #expect(console.headers[.retryAfter] != nil)
-            #expect(!browser.setCookieHeaders.contains { $0.hasPrefix("ll_console=") })
+            #expect(console.status == .seeOther)
+            #expect(browser.setCookieHeaders.contains { $0.hasPrefix("ll_console=") })
         }
+    }
+
+    @Test(
+        "another site's page cannot post to the console's sign-in: 100 cross-site posts of wrong tokens are refused (403) uncounted, and the right token signs in"
+    )
+    func crossSiteSignInsRefused() async throws {
+        var configuration = KeyRotationAndAdminTests.configuration()
+        configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 3, window: 60)
+        try await withLiveProvider(configuration) { _, client, _ in
+            let crossSite: [HTTPFields] = [
+                [HTTPField.Name("Sec-Fetch-Site")!: "cross-site", .origin: "https://attacker.example"],
+                [HTTPField.Name("Sec-Fetch-Site")!: "same-site"],
+                [.origin: "https://attacker.example"],
+                [.origin: "null"],
+            ]
+            for round in 0..<100 {
+                var headers = crossSite[round % crossSite.count]
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                let posted = try await client.execute(
+                    uri: "/_console/signin", method: .post, headers: headers, body: ByteBuffer(string: "admin_token=wrong-guess-\(round)"))
+                #expect(posted.status == .forbidden, "round \(round)")
+                #expect(String(buffer: posted.body).contains("The console takes sign-ins from its own page only"))
+            }
+            // Not counted: a wrong token from this address is still a plain 403, not a 429.
+            let wrong = try await client.execute(uri: "/_admin/keys", method: .get, headers: [.authorization: "Bearer wrong-token-after"])
+            #expect(wrong.status == .forbidden)
+
+            // The console's own page posts as a browser says it does (same origin), and signs in.
+            let own: HTTPFields = [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]
+            let form = "admin_token=" + (KeyRotationAndAdminTests.adminToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let signedIn = try await client.execute(uri: "/_console/signin", method: .post, headers: own, body: ByteBuffer(string: form))
+            #expect(signedIn.status == .seeOther, "\(String(buffer: signedIn.body).prefix(300))")
+            #expect(signedIn.headers[values: .setCookie].contains { $0.hasPrefix("ll_console=") })
+        }
+        #expect(CrossSitePost.authority(ofOrigin: "http://127.0.0.1:8080") == "127.0.0.1:8080")
+        #expect(CrossSitePost.authority(ofOrigin: "null") == nil)
+        #expect(CrossSitePost.authority(ofOrigin: "http://a.example/path") == nil)
+    }
+
+    @Test("a post's Origin is its own when its host and port are the request's Host; Sec-Fetch-Site none (typed, bookmarked) is its own")
+    func originMatching() {
+        func post(_ authority: String, _ fields: HTTPFields) -> Request {
+            Request(
+                head: HTTPRequest(method: .post, scheme: "http", authority: authority, path: "/_console/signin", headerFields: fields),
+                body: .init(buffer: ByteBuffer()))
+        }
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "http://127.0.0.1:8080"])) == nil)
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "HTTP://127.0.0.1:8080"])) == nil)
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [HTTPField.Name("Sec-Fetch-Site")!: "none"])) == nil)
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [:])) == nil, "curl and scripts send neither")
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "http://127.0.0.1:9090"])) == "Origin: http://127.0.0.1:9090")
+        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "null"])) == "Origin: null")
+        #expect(
+            CrossSitePost.refusal(post("127.0.0.1:8080", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"])) == "Sec-Fetch-Site: cross-site")
     }
 
     @Test("the count is per address and ends with its window")

@@ -144,4 +144,96 @@ struct GraphTestUsersTests {
             #expect(wrongSecret.status == .unauthorized && wrongSecret.error?["code"] == 190)
         }
     }
+
+    static let teamB = "3000000000000003"
+    static let teamBToken = "\(teamB)%7Cteam-b-secret-0123456789"
+
+    @Test(
+        "apps own their test users: another app's token lists none of them, and cannot change, delete or befriend them; nothing changes (issue #59)"
+    )
+    func otherAppsTokenIsolated() async throws {
+        try await withProvider { client, provider in
+            try await provider.store.createApp(AppRecord(id: Self.teamB, secret: "team-b-secret-0123456789", name: "Other team"))
+            let listed = try await graph(client, "/v21.0/\(Self.teamB)/accounts/test-users?access_token=\(Self.teamBToken)")
+            #expect(listed.status == .ok && listed.object["data"] == .array([]), "\(listed.object)")
+
+            // Alice is app A's test user (and an admin of nothing here): her ID in A and in B are both out of B's reach.
+            let inA = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.alice)
+            let inB = try await provider.store.appScopedID(appID: Self.teamB, userID: TestFixtures.alice)
+            let before = try await provider.store.passwordHash(userID: TestFixtures.alice)
+            for id in [inA, inB] {
+                let changed = try await call(client, "/v21.0/\(id)", .post, form: "password=taken-over&access_token=\(Self.teamBToken)")
+                #expect(changed.status == .badRequest && changed.error?["code"] == 100 && changed.error?["error_subcode"] == 33, "\(changed.object)")
+                let deleted = try await call(client, "/v21.0/\(id)", .delete, form: "access_token=\(Self.teamBToken)")
+                #expect(deleted.error?["code"] == 100 && deleted.error?["error_subcode"] == 33)
+                #expect(
+                    deleted.error?["message"]?.stringValue?.hasPrefix("Unsupported delete request. Object with ID '\(id)' does not exist") == true)
+            }
+            #expect(try await provider.store.user(id: TestFixtures.alice) != nil, "not deleted")
+            #expect(try await provider.store.passwordHash(userID: TestFixtures.alice) == before, "the password is hers still")
+            let removed = try await call(
+                client, "/v21.0/\(Self.teamB)/accounts/test-users?uid=\(inB)", .delete, form: "access_token=\(Self.teamBToken)")
+            #expect(removed.error?["error_subcode"] == 33)
+
+            // B's own test user is B's alone: A's token cannot reach it either.
+            let made = try await call(client, "/v21.0/\(Self.teamB)/accounts/test-users", .post, form: "access_token=\(Self.teamBToken)")
+            let madeID = try #require(made.object["id"]?.stringValue)
+            let owner = try #require(try await provider.store.owner(ofAppScopedID: madeID))
+            #expect(try await provider.store.appsOfTestUser(owner.userID) == [Self.teamB])
+            let madeInA = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: owner.userID)
+            let fromA = try await call(client, "/v21.0/\(madeInA)", .delete, form: "access_token=\(Self.appToken)")
+            #expect(fromA.error?["error_subcode"] == 33)
+            let listA = try await graph(client, "/v21.0/\(TestFixtures.appID)/accounts/test-users?access_token=\(Self.appToken)")
+            #expect(!(listA.object["data"]?.arrayValue ?? []).contains { $0.objectValue?["id"]?.stringValue == madeInA })
+        }
+    }
+
+    @Test("a test user is added to another app with the owner app's token, taken off it again, and is never taken off its last app")
+    func addAndRemove() async throws {
+        try await withProvider { client, provider in
+            try await provider.store.createApp(AppRecord(id: Self.teamB, secret: "team-b-secret-0123456789", name: "Other team"))
+            let path = "/v21.0/\(Self.teamB)/accounts/test-users"
+            let inA = try await provider.store.appScopedID(appID: TestFixtures.appID, userID: TestFixtures.carol)
+
+            let noOwner = try await call(client, path, .post, form: "uid=\(inA)&access_token=\(Self.teamBToken)")
+            #expect(noOwner.error?["code"] == 100)
+            #expect(noOwner.error?["message"]?.stringValue?.contains("owner_access_token") == true)
+            let wrongOwner = try await call(
+                client, path, .post, form: "uid=\(inA)&owner_access_token=\(TestFixtures.appID)%7Cnot-the-secret&access_token=\(Self.teamBToken)")
+            #expect(wrongOwner.status == .unauthorized && wrongOwner.error?["code"] == 190)
+            // B cannot add A's user by naming itself the owner.
+            let selfOwned = try await call(
+                client, path, .post, form: "uid=\(inA)&owner_access_token=\(Self.teamBToken)&access_token=\(Self.teamBToken)")
+            #expect(selfOwned.error?["error_subcode"] == 33)
+            #expect(try await provider.store.appsOfTestUser(TestFixtures.carol) == [TestFixtures.appID, TestFixtures.otherAppID])
+
+            let added = try await call(
+                client, path, .post,
+                form: "uid=\(inA)&owner_access_token=\(Self.appToken)&installed=true&permissions=email&access_token=\(Self.teamBToken)")
+            #expect(added.status == .ok && added.object["success"] == true, "\(added.object)")
+            let inB = try await provider.store.appScopedID(appID: Self.teamB, userID: TestFixtures.carol)
+            #expect(added.object["id"] == .string(inB))
+            let token = try #require(added.object["access_token"]?.stringValue)
+            #expect(try await graph(client, "/v21.0/me?access_token=\(token)").object["id"] == .string(inB))
+            let listed = try await graph(client, "\(path)?access_token=\(Self.teamBToken)")
+            #expect((listed.object["data"]?.arrayValue ?? []).compactMap { $0.objectValue?["id"]?.stringValue } == [inB])
+            let again = try await call(client, path, .post, form: "uid=\(inA)&owner_access_token=\(Self.appToken)&access_token=\(Self.teamBToken)")
+            #expect(again.error?["message"] == .string("(#100) The test user \(inA) is already a test user of app \(Self.teamB)."))
+
+            let removed = try await call(client, "\(path)?uid=\(inB)", .delete, form: "access_token=\(Self.teamBToken)")
+            #expect(removed.object == ["success": true])
+            #expect(try await provider.store.appsOfTestUser(TestFixtures.carol) == [TestFixtures.appID, TestFixtures.otherAppID])
+            #expect(try await graph(client, "\(path)?access_token=\(Self.teamBToken)").object["data"] == .array([]))
+
+            // A user of one app alone is deleted, not taken off it.
+            let made = try await call(client, path, .post, form: "access_token=\(Self.teamBToken)")
+            let madeID = try #require(made.object["id"]?.stringValue)
+            let last = try await call(client, "\(path)?uid=\(madeID)", .delete, form: "access_token=\(Self.teamBToken)")
+            #expect(
+                last.error?["message"]
+                    == .string("(#100) The test user \(madeID) belongs to this app alone: delete them with DELETE /{test-user-id} instead."))
+            let madeOwner = try #require(try await provider.store.owner(ofAppScopedID: madeID))
+            #expect(try await provider.store.user(id: madeOwner.userID) != nil)
+        }
+    }
 }

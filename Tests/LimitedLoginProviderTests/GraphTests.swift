@@ -190,6 +190,7 @@ struct GraphTests {
         try await withProvider { client, provider in
             try await provider.store.createApp(AppRecord(id: "3333333333", secret: "third-secret", name: "Sister App", businessID: "77"))
             try await provider.store.createApp(AppRecord(id: "4444444444", secret: "fourth-secret", name: "Rival App", businessID: "88"))
+            try await provider.store.addTestUser(TestFixtures.alice, toApps: ["3333333333", "4444444444"])
             var tokens: [String: String] = [:]
             for (appID, secret) in [(TestFixtures.appID, TestFixtures.appSecret), ("3333333333", "third-secret"), ("4444444444", "fourth-secret")] {
                 _ = try await classicLogin(client, as: TestFixtures.alice, scope: "public_profile", appID: appID)

@@ -51,6 +51,46 @@ struct SignInPickerTests {
         }
     }
 
+    @Test(
+        "another app's sign-in page offers none of this app's test users, refuses their IDs, offers the people with a role on it, and a user added there is its own"
+    )
+    func pickerOffersTheAppsOwn() async throws {
+        try await withProvider { client, provider in
+            let teamB = "3000000000000003"
+            try await provider.store.createApp(
+                AppRecord(id: teamB, secret: "team-b-secret-0123456789", name: "Other team", redirectURIs: [TestFixtures.registeredRedirect]))
+            let browser = DialogBrowser(client: client)
+            let page = try await browser.get(dialogPath(appID: teamB))
+            #expect(page.status == .ok)
+            #expect(Self.pickable(on: page) == [])
+            let picked = try await browser.signIn(as: TestFixtures.alice, on: page)
+            #expect(picked.status == .forbidden)
+            #expect(HTMLForm.text(ofElementWithID: "error-message", in: picked.body) == DialogController.notOffered)
+            #expect(browser.cookies["ll_session"] == nil)
+
+            try await provider.store.setRole(appID: teamB, userID: TestFixtures.bob, role: .developer)
+            let withRole = try await browser.get(dialogPath(appID: teamB))
+            #expect(Self.pickable(on: withRole) == [TestFixtures.bob])
+            let signedIn = try await browser.signIn(as: TestFixtures.bob, on: withRole)
+            #expect(signedIn.status == .seeOther)
+
+            // Added on B's page: B's test user alone, not offered on A's.
+            let fresh = DialogBrowser(client: client)
+            let signInPage = try await fresh.get(dialogPath(appID: teamB))
+            var form = FormParameters()
+            form.append("csrf_token", try #require(signInPage.hiddenInput("csrf_token")))
+            form.append("request", try #require(signInPage.hiddenInput("request")))
+            form.append("new_user_name", "Erin Added")
+            form.append("new_user_email", "erin.added@example.com")
+            #expect(try await fresh.post(DialogController.signInPath, form: form).status == .seeOther)
+            let erin = try #require(try await provider.store.user(idOrEmail: "erin.added@example.com"))
+            #expect(try await provider.store.appsOfTestUser(erin.id) == [teamB])
+            let onA = try await DialogBrowser(client: client).get(dialogPath())
+            #expect(!Self.pickable(on: onA).contains(erin.id))
+            #expect(Self.pickable(on: onA) == [TestFixtures.alice, TestFixtures.bob, TestFixtures.carol])
+        }
+    }
+
     @Test("a user without a password is pickable and cannot sign in with any password; one with a password is pickable when asked")
     func pickableFlag() async throws {
         try await withProvider(KeyRotationAndAdminTests.configuration()) { client, provider in
@@ -139,6 +179,7 @@ struct SignInPickerTests {
                     TestUserRecord(
                         id: "3\(number)", firstName: "Test", lastName: "Person\(number)", email: "person\(number)@example.com", pickable: true
                     ), passwordHash: nil)
+                try await provider.store.addTestUser("3\(number)", toApps: [TestFixtures.appID])
             }
             try await Self.addDave(provider)
             let browser = DialogBrowser(client: client)

@@ -84,13 +84,26 @@ struct StoreSignInStateTests {
             #expect(try await store.user(id: "2")?.pickable == false)
             #expect(try await store.userWithPasswordHash(email: "ann@example.com")?.1 == nil)
             #expect(try await store.userWithPasswordHash(email: "ben_x@example.com")?.1 != nil)
-            #expect(try await store.pickableUsers(matching: nil, limit: 10).map(\.id) == ["1", "3"])
-            #expect(try await store.pickableUsers(matching: nil, limit: 1).map(\.id) == ["1"])
-            #expect(try await store.pickableUsers(matching: "LEE", limit: 10).map(\.id) == ["1", "3"])
-            #expect(try await store.pickableUsers(matching: "ann q lee", limit: 10).map(\.id) == ["1"])
-            #expect(try await store.pickableUsers(matching: "3", limit: 10).map(\.id) == ["3"])
-            #expect(try await store.pickableUsers(matching: "%", limit: 10).map(\.id) == ["3"], "% is a character, not a wildcard")
-            #expect(try await store.pickableUsers(matching: "_", limit: 10).map(\.id) == [], "Ben (ben_x) is not pickable; _ matches only itself")
+            try await store.createApp(AppRecord(id: "A", secret: "a", name: "A"))
+            try await store.createApp(AppRecord(id: "B", secret: "b", name: "B"))
+            for id in ["1", "2", "3"] { try await store.addTestUser(id, toApps: ["A"]) }
+            #expect(try await store.pickableUsers(forApp: "A", matching: nil, limit: 10).map(\.id) == ["1", "3"])
+            #expect(try await store.pickableUsers(forApp: "A", matching: nil, limit: 1).map(\.id) == ["1"])
+            #expect(try await store.pickableUsers(forApp: "A", matching: "LEE", limit: 10).map(\.id) == ["1", "3"])
+            #expect(try await store.pickableUsers(forApp: "A", matching: "ann q lee", limit: 10).map(\.id) == ["1"])
+            #expect(try await store.pickableUsers(forApp: "A", matching: "3", limit: 10).map(\.id) == ["3"])
+            #expect(try await store.pickableUsers(forApp: "A", matching: "%", limit: 10).map(\.id) == ["3"], "% is a character, not a wildcard")
+            #expect(
+                try await store.pickableUsers(forApp: "A", matching: "_", limit: 10).map(\.id) == [],
+                "Ben (ben_x) is not pickable; _ matches only itself")
+            // Another app's picker offers none of A's test users, but the people with a role on it.
+            #expect(try await store.pickableUsers(forApp: "B", matching: nil, limit: 10).map(\.id) == [])
+            try await store.setRole(appID: "B", userID: "3", role: .tester)
+            #expect(try await store.pickableUsers(forApp: "B", matching: nil, limit: 10).map(\.id) == ["3"])
+            try await store.addTestUser("1", toApps: ["B", "no-such-app"])
+            #expect(try await store.pickableUsers(forApp: "B", matching: nil, limit: 10).map(\.id) == ["1", "3"])
+            #expect(try await store.appsOfTestUser("1") == ["A", "B"], "an unknown app is skipped")
+            #expect(try await store.testUsers(ofApp: "B").map(\.id) == ["1"])
         }
     }
 

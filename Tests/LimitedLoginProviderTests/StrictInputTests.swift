@@ -31,7 +31,7 @@ struct StrictInputTests {
             ),
             (
                 #"{"users": [{"first_name": "A", "last_name": "B", "emial": "a@example.com"}]}"#,
-                "the fixtures are invalid: unknown key \"emial\" in users[0]; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable"
+                "the fixtures are invalid: unknown key \"emial\" in users[0]; the accepted keys are: age_range, apps, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable"
             ),
             (
                 #"{"users": [{"first_name": "A", "last_name": "B", "email": "a@example.com", "hometown": {"id": "1", "nam": "Paris"}}]}"#,
@@ -70,7 +70,7 @@ struct StrictInputTests {
             ),
             (
                 "/_admin/users", #"{"first_name": "A", "last_name": "B", "emial": "x@example.com"}"#,
-                "Unknown key \"emial\"; the accepted keys are: age_range, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable."
+                "Unknown key \"emial\"; the accepted keys are: age_range, apps, birthday, email, first_name, friends, gaming_name, gender, hometown, id, last_name, link, location, middle_name, password, password_hash, pickable."
             ),
             (
                 "/_admin/friendships", #"{"user_id": "100001", "friend": "100003"}"#,

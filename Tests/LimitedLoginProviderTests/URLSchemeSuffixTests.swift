@@ -15,7 +15,7 @@ struct URLSchemeSuffixTests {
         "an app records its suffixes: fb{appID}{suffix}://authorize/ logs in for a recorded suffix, with the SDK's local_client_id; another is refused"
     )
     func recordedSuffix() async throws {
-        try await withProvider(harnessConfiguration()) { client, _ in
+        try await withProvider(harnessConfiguration()) { client, provider in
             let created = try await admin(
                 client, "/_admin/apps", method: .post,
                 json: """
@@ -23,6 +23,7 @@ struct URLSchemeSuffixTests {
                     """)
             #expect(created.status == .created, "\(created.object)")
             #expect(created.object["url_scheme_suffixes"] == .array(["lite", "pro2"]))
+            try await provider.store.addTestUser(TestFixtures.alice, toApps: ["3000000000000003"])
 
             let redirect = "fb3000000000000003lite://authorize/"
             let path = dialogPath(appID: "3000000000000003", redirectURI: redirect, extra: [("local_client_id", "lite")])

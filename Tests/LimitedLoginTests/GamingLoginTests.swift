@@ -18,6 +18,7 @@ struct GamingLoginTests {
                 ),
                 passwordHash: nil
             )
+            try await provider.provider.store.addTestUser("300002", toApps: ["7070"])
             let (session, _) = provider.makeSession()
             let (manager, _) = provider.manager(ScriptedPerson(signIn: .testUser(id: "300002")), session: session, appID: "7070")
             let result = try await manager.logIn(

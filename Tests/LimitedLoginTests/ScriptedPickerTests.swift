@@ -17,6 +17,7 @@ struct ScriptedPickerTests {
                     id: "40\(index + 10)", firstName: "Pick", lastName: "Person\(index + 10)", email: "pick\(index + 10)@example.com",
                     pickable: true
                 ), passwordHash: nil)
+            try await provider.provider.store.addTestUser("40\(index + 10)", toApps: [TestFixtures.appID])
         }
         try await provider.provider.store.createUser(
             TestUserRecord(id: "4999", firstName: "Kept", lastName: "Private", email: "kept@example.com"), passwordHash: "pbkdf2-sha256$1$AA$AA"
@@ -56,7 +57,7 @@ struct ScriptedPickerTests {
             for who in ["kept@example.com", "nobody@example.com"] {
                 await #expect(
                     throws: LoginError.presentationFailed(
-                        "the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)"
+                        "the sign-in page's search for \(who) lists no such test user to pick (is it pickable, and one of this app's test users or a person with a role on it?)"
                     )
                 ) { try await Self.logIn(provider, as: .pick(who)) }
             }

@@ -162,7 +162,9 @@ private struct ScriptedAttempt: AuthorizationAttempt {
         }
         guard !searched, let search = forms.first(where: { $0.id == "user-search" }) else {
             if searched {
-                throw .presentationFailed("the sign-in page's search for \(who) lists no such test user to pick (is it pickable?)")
+                throw .presentationFailed(
+                    "the sign-in page's search for \(who) lists no such test user to pick (is it pickable, and one of this app's test users or a person with a role on it?)"
+                )
             }
             throw .presentationFailed(
                 "the sign-in page offers no test user \(who) to pick, and no search (the provider may run with --no-user-picker: sign in with credentials)"

@@ -4,7 +4,8 @@ import LimitedLoginJOSE
 
 /// The admin token's check in front of every `/_admin` route: `Authorization: Bearer <admin token>`, the
 /// scheme in any case. A missing token is a 401, a wrong one a 403, and too many wrong ones from an address
-/// a 429 with Retry-After (``AdminTokenAttempts``); each in the admin API's error shape.
+/// a 429 with Retry-After (``AdminTokenAttempts``); each in the admin API's error shape. The right token is
+/// never refused, however many wrong ones came before it.
 struct AdminGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     let services: ProviderServices
     let adminToken: String
@@ -16,6 +17,9 @@ struct AdminGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.wwwAuthenticate] = "Bearer realm=\"limited-login admin\""
             return response
         }
+        // The right token is always let in: wrong ones are counted only to slow a flood of guesses, so nobody
+        // without the token can keep its holder out by sending wrong ones (docs/SECURITY.md, "The admin token").
+        if constantTimeEquals(token, adminToken) { return try await next(request, context) }
         let address = ClientAddress.current
         let now = ProviderTime.systemNow()
         if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
@@ -24,12 +28,9 @@ struct AdminGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.retryAfter] = String(retryAfter)
             return response
         }
-        guard constantTimeEquals(token, adminToken) else {
-            await services.adminTokenAttempts.failed(address: address, now: now)
-            services.logger.notice("admin API refused: wrong admin token")
-            return Responses.json(AdminError(.forbidden, "The admin token is wrong.").json, status: .forbidden)
-        }
-        return try await next(request, context)
+        await services.adminTokenAttempts.failed(address: address, now: now)
+        services.logger.notice("admin API refused: wrong admin token")
+        return Responses.json(AdminError(.forbidden, "The admin token is wrong.").json, status: .forbidden)
     }
 }
 

@@ -6,10 +6,18 @@ import LimitedLoginJOSE
 extension AdminOperations {
     func users() async throws -> [AdminUser] {
         var users: [AdminUser] = []
+        let apps = try await store.appsOfTestUsers()
         for user in try await store.users() {
-            users.append(AdminUser(record: user, friends: try await store.friendIDs(of: user.id)))
+            users.append(AdminUser(record: user, friends: try await store.friendIDs(of: user.id), apps: apps[user.id] ?? []))
         }
         return users
+    }
+
+    /// Refuses a list of apps that names one the store does not hold.
+    private func requireApps(_ apps: [String]?) async throws {
+        for app in apps ?? [] where try await store.app(id: app) == nil {
+            throw AdminError.badRequest("The app \(app) does not exist: a test user belongs to existing apps (give their IDs).")
+        }
     }
 
     /// A new test user in the fixtures file's shape (friends by ID or email); an ID is made when not given.
@@ -24,6 +32,7 @@ extension AdminOperations {
             friendIDs.append(found.id)
         }
         if user.friends != nil { user.friends = friendIDs }
+        try await requireApps(user.apps)
         if user.id == nil { user.id = RandomIdentifiers.numericID() }
         do {
             try await FixtureLoader(store: store).create(user)
@@ -61,6 +70,7 @@ extension AdminOperations {
         user.id = nil
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         user.id = existing.id
+        if changes["apps"] != nil { try await requireApps(user.apps) }
         let record = TestUserRecord(fixture: user, id: existing.id)
         do {
             try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
@@ -68,6 +78,7 @@ extension AdminOperations {
             guard case .duplicate = error else { throw error }
             throw AdminError.conflict("Another test user has the email \(user.email).")
         }
+        if changes["apps"] != nil { try await store.setTestUserApps(existing.id, to: user.apps ?? []) }
         return try await storedUser(existing.id)
     }
 
@@ -92,6 +103,6 @@ extension AdminOperations {
 
     private func storedUser(_ id: String) async throws -> AdminUser {
         guard let stored = try await store.user(id: id) else { throw AdminError(.internalServerError, "The user \(id) was not stored.") }
-        return AdminUser(record: stored, friends: try await store.friendIDs(of: id))
+        return AdminUser(record: stored, friends: try await store.friendIDs(of: id), apps: try await store.appsOfTestUser(id))
     }
 }

@@ -115,16 +115,23 @@ struct ConsoleController: Sendable {
     private func signIn(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        let address = ClientAddress.current
-        let now = ProviderTime.systemNow()
-        if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
-            var response = try signInPage(errorMessage: AdminController.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
-            response.headers[.retryAfter] = String(retryAfter)
-            return response
+        // Another site's page cannot post here (it could not read the answer, but its wrong tokens would count
+        // against this address): refused before the token is looked at, and not counted.
+        if let site = CrossSitePost.refusal(request) {
+            services.logger.notice("console sign-in refused: a post from another site", metadata: ["from": "\(site)"])
+            return try signInPage(errorMessage: CrossSitePost.message, status: .forbidden)
         }
-        guard let given = form.all("admin_token").first, form.all("admin_token").count == 1, !given.isEmpty,
-            constantTimeEquals(given, adminToken)
-        else {
+        let given = form.all("admin_token").count == 1 ? form.all("admin_token").first ?? "" : ""
+        // The right token always signs in: wrong ones are counted only to slow guessing (as the admin API's).
+        if given.isEmpty || !constantTimeEquals(given, adminToken) {
+            let address = ClientAddress.current
+            let now = ProviderTime.systemNow()
+            if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
+                var response = try signInPage(
+                    errorMessage: AdminController.tooManyWrongTokens(retryAfter: retryAfter), status: .tooManyRequests)
+                response.headers[.retryAfter] = String(retryAfter)
+                return response
+            }
             await services.adminTokenAttempts.failed(address: address, now: now)
             services.logger.notice("console sign-in refused: wrong admin token")
             return try signInPage(errorMessage: "That is not this provider's admin token.", status: .unauthorized)

@@ -12,6 +12,7 @@ extension DialogController {
     static let incorrectPassword = "The email or password you entered is incorrect."
     static let notPickable = "That test user cannot be picked: sign in with their email and password."
     static let pickerOff = "Picking a test user is turned off on this provider: sign in with email and password."
+    static let notOffered = "That person is not one of this app's test users: pick one of the list, or sign in with email and password."
 
     static func tooManyAttempts(retryAfter: Int64) -> String {
         "Too many failed sign-ins for this account or from this address. Try again in \(retryAfter) second\(retryAfter == 1 ? "" : "s")."
@@ -65,7 +66,7 @@ extension DialogController {
                 return try await signInPage(dialog, request: request, error: .picker(Self.pickerOff), email: nil, status: .forbidden)
             }
             let email = try value(form, "new_user_email")
-            switch try await addTestUser(name: name, email: email) {
+            switch try await addTestUser(name: name, email: email, app: dialog.app) {
             case .success(let added): user = added
             case .failure(let refusal):
                 return try await signInPage(
@@ -77,6 +78,10 @@ extension DialogController {
             }
             guard let found = try await services.store.user(id: userID), found.pickable else {
                 return try await signInPage(dialog, request: request, error: .picker(Self.notPickable), email: nil, status: .forbidden)
+            }
+            // Only whom the page offers: the app's own test users and the people with a role on it.
+            guard try await isOffered(found.id, on: dialog.app) else {
+                return try await signInPage(dialog, request: request, error: .picker(Self.notOffered), email: nil, status: .forbidden)
             }
             user = found
         } else {
@@ -117,16 +122,24 @@ extension DialogController {
         return response
     }
 
-    /// "Add a test user": a pickable user with this name and email (made up when empty) and the rest of
-    /// their profile made up, created as the admin API creates one. Offered where picking is: a person who
-    /// can pick any test user gains nothing by making one.
-    private func addTestUser(name: String, email: String?) async throws -> Result<TestUserRecord, AdminError> {
+    /// Whether the sign-in page offers this person to pick on this app: one of its test users, or someone with
+    /// a role on it.
+    private func isOffered(_ userID: String, on app: AppRecord) async throws -> Bool {
+        if try await services.store.isTestUser(userID, ofApp: app.id) { return true }
+        return try await services.store.role(appID: app.id, userID: userID) != nil
+    }
+
+    /// "Add a test user": a pickable test user of the dialog's app with this name and email (made up when
+    /// empty) and the rest of their profile made up, created as the admin API creates one. Offered where
+    /// picking is: a person who can pick the app's test users gains nothing by making one.
+    private func addTestUser(name: String, email: String?, app: AppRecord) async throws -> Result<TestUserRecord, AdminError> {
         guard services.configuration.userPicker else { return .failure(AdminError(.forbidden, Self.pickerOff)) }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return .failure(AdminError(.badRequest, "Give the new test user's name.")) }
         let email = email?.trimmingCharacters(in: .whitespaces)
         var person = GeneratedPerson(name: trimmed, email: email?.isEmpty == false ? email : nil).fixture
         person.id = RandomIdentifiers.numericID()
+        person.apps = [app.id]
         do { try ProviderFixtures(users: [person]).validate() } catch {
             return .failure(AdminError(.badRequest, AdminOperations.sentence(error.reason)))
         }
@@ -184,7 +197,7 @@ extension DialogController {
         }
         if services.configuration.userPicker {
             let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
-            let found = try await services.store.pickableUsers(matching: search, limit: Self.pickerSize + 1)
+            let found = try await services.store.pickableUsers(forApp: dialog.app.id, matching: search, limit: Self.pickerSize + 1)
             let users = found.prefix(Self.pickerSize).map {
                 [
                     "id": $0.id, "name": $0.fullName, "email": $0.email, "initial": Avatar.initial(of: $0.fullName),

@@ -102,6 +102,9 @@ struct FixtureLoader: Sendable {
             for friend in user.friends ?? [] where try await !knownUser(friend, byEmailInStore: false) {
                 throw FixturesError.invalid("user \(user.email) lists an unknown friend \"\(friend)\"")
             }
+            for app in user.apps ?? [] where try await !knownApp(app) {
+                throw FixturesError.invalid("user \(user.email) names an unknown app \(app)")
+            }
         }
         for app in fixtures.apps {
             for person in (app.roles ?? [:]).keys.sorted() where try await !knownUser(person, byEmailInStore: true) {
@@ -140,12 +143,16 @@ struct FixtureLoader: Sendable {
         for friend in user.friends ?? [] { try await store.addFriendship(id, friend) }
     }
 
-    /// Stores a user (a random ID when none is given) and returns the ID.
+    /// Stores a user (a random ID when none is given) as a test user of their apps (absent: every app the store
+    /// holds now), and returns the ID.
     private func createUserAlone(_ user: ProviderFixtures.User) async throws -> String {
         let id = user.id ?? RandomIdentifiers.numericID()
         try await store.createUser(
             TestUserRecord(fixture: user, id: id), passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password)
         )
+        let apps: [String]
+        if let given = user.apps { apps = given } else { apps = try await store.apps().map(\.id) }
+        try await store.addTestUser(id, toApps: apps)
         return id
     }
 

@@ -144,6 +144,9 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
         public var ageRange: AgeRange?
         /// The avatar name gaming apps see; absent: the full name.
         public var gamingName: String?
+        /// The IDs of the apps the user is a test user of (an app's token manages only its own test users, and
+        /// its sign-in page offers only them). Absent: every app the store holds when the user is made.
+        public var apps: [String]?
 
         /// An age range as the fixtures write it.
         public struct AgeRange: Sendable, Equatable, Codable {
@@ -195,6 +198,7 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             case email, password, birthday, gender, hometown, location, link, friends, pickable
             case ageRange = "age_range"
             case gamingName = "gaming_name"
+            case apps
             case passwordHash = "password_hash"
         }
     }
@@ -429,6 +433,11 @@ public struct ProviderFixtures: Sendable, Equatable, Codable {
             }
             guard user.email.contains("@"), emails.insert(user.email.lowercased()).inserted else {
                 throw .invalid("user email \"\(user.email)\" is malformed or appears twice")
+            }
+            for app in user.apps ?? [] where !RecordID.isAcceptable(app) {
+                throw .invalid(
+                    "user \(user.email) names the app \"\(app.prefix(100))\"; an app ID is 1 to \(RecordID.maximumLength) letters, digits, _, -, . and @"
+                )
             }
             if let password = user.password, password.isEmpty {
                 throw .invalid("user \(user.email) has an empty password; leave \"password\" out for a user without one")

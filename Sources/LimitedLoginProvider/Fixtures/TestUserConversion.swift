@@ -7,7 +7,7 @@ import LimitedLoginJOSE
 /// here, and shows up in the admin API, the fixtures and the export at once.
 extension ProviderFixtures.User {
     /// The user as the wire shape carries it: everything stored but the password, `pickable` always written.
-    init(record user: TestUserRecord, friends: [String]?) {
+    init(record user: TestUserRecord, friends: [String]?, apps: [String]? = nil) {
         self.init(
             id: user.id, firstName: user.firstName, middleName: user.middleName, lastName: user.lastName, email: user.email,
             birthday: user.birthday, gender: user.gender, hometown: user.hometown.map { .init(id: $0.id, name: $0.name) },
@@ -15,10 +15,11 @@ extension ProviderFixtures.User {
         )
         ageRange = user.ageRange.map { .init(min: $0.min, max: $0.max) }
         gamingName = user.gamingName
+        self.apps = apps
     }
 
     /// The fields the admin API lets an edit change: every field of the shape but the ID, the friends
-    /// (`/_admin/friendships`) and the exported password hash.
+    /// (`/_admin/friendships`) and the exported password hash (`apps` replaces the user's apps).
     static let editableFields = CodingKeys.allCases.map(\.rawValue).filter { !["id", "friends", "password_hash"].contains($0) }
 
     /// The shape as JSON, as the admin API answers it.

@@ -3,14 +3,17 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// The Graph API's test-user calls, as app servers and test tooling make them against the real service
-/// (docs/BEHAVIOUR.md, section 5). Every test user of the provider is a test user of every app; IDs are the
-/// app's app-scoped IDs, as everywhere in the Graph API.
+/// (docs/BEHAVIOUR.md, section 5). Test users belong to apps: an app's token reads and changes only its own
+/// (anyone else's ID answers as an unknown one, and nothing changes); IDs are the app's app-scoped IDs, as
+/// everywhere in the Graph API.
 ///
-/// - `GET /{version}/{app-id}/accounts/test-users` (the app's token): `{"data": [{"id", "login_url",
-///   "access_token"}]}`, the access token (a new one) for a person who has the app installed.
+/// - `GET /{version}/{app-id}/accounts/test-users` (the app's token): its test users, `{"data": [{"id",
+///   "login_url", "access_token"}]}`, the access token (a new one) for a person who has the app installed.
 /// - `POST /{version}/{app-id}/accounts/test-users` (the app's token; `installed`, default true,
-///   `permissions`, `name`): a new test user, `{"id", "access_token", "login_url", "email", "password"}`;
-///   installed, with the permissions granted (`public_profile` always).
+///   `permissions`, `name`): a new test user of this app, `{"id", "access_token", "login_url", "email",
+///   "password"}`; installed, with the permissions granted (`public_profile` always). With `uid` and
+///   `owner_access_token` (the token of an app the user belongs to): adds that user to this app.
+/// - `DELETE /{version}/{app-id}/accounts/test-users?uid=` (the app's token): takes a user off this app.
 /// - `POST /{version}/{test-user-id}` (the app's token; `name`, `password`): changes them; `{"success": true}`.
 /// - `DELETE /{version}/{test-user-id}` (the app's token): deletes them; `{"success": true}`.
 /// - `POST /{version}/{test-user-id}/friends/{other-id}` (the first person's access token): the friend
@@ -30,7 +33,13 @@ struct TestUsersController: Sendable {
             try await answer(request, context) { _, caller in try await list(try appOfPath(context, caller)) }
         }
         router.post("/:version/:id/accounts/test-users") { request, context in
-            try await answer(request, context) { parameters, caller in try await create(try appOfPath(context, caller), parameters) }
+            try await answer(request, context) { parameters, caller in
+                let app = try appOfPath(context, caller)
+                return try parameters.all("uid").isEmpty ? try await create(app, parameters) : try await add(app, parameters)
+            }
+        }
+        router.delete("/:version/:id/accounts/test-users") { request, context in
+            try await answer(request, context) { parameters, caller in try await remove(try appOfPath(context, caller), parameters) }
         }
         router.post("/:version/:id") { request, context in
             try await answer(request, context) { parameters, caller in try await edit(context.parameters.get("id") ?? "", parameters, caller) }
@@ -82,7 +91,7 @@ struct TestUsersController: Sendable {
     private func list(_ app: AppRecord) async throws -> Response {
         let store = services.store
         var data: [JSONValue] = []
-        for user in try await store.users() {
+        for user in try await store.testUsers(ofApp: app.id) {
             var entry: JSONObject = [
                 "id": .string(try await store.appScopedID(appID: app.id, userID: user.id)), "login_url": .string(loginURL),
             ]
@@ -95,6 +104,26 @@ struct TestUsersController: Sendable {
     }
 
     private func create(_ app: AppRecord, _ parameters: FormParameters) async throws -> Response {
+        let granted = try installation(parameters)
+        let (firstName, lastName) = Self.names(try single("name", parameters) ?? "Test User")
+        let letters = String((firstName + lastName).lowercased().unicodeScalars.filter { ("a"..."z").contains($0) }.prefix(20).map(Character.init))
+        let email = "\(letters.isEmpty ? "test" : letters)_\(RandomIdentifiers.numericID(digits: 8))@tfbnw.net"
+        let password = RandomIdentifiers.secret(byteCount: 12)
+        var made = ProviderFixtures.User(firstName: firstName, lastName: lastName, email: email, password: password)
+        made.apps = [app.id]
+        let user = try await AdminOperations(services: services).createUser(made)
+        var answer: JSONObject = [
+            "id": .string(try await services.store.appScopedID(appID: app.id, userID: user.record.id)), "login_url": .string(loginURL),
+            "email": .string(email), "password": .string(password),
+        ]
+        if let token = try await install(app, user.record.id, granted) { answer["access_token"] = .string(token) }
+        return Responses.json(.object(answer))
+    }
+
+    /// What `installed` (default true) and `permissions` ask for a test user of an app: whether the app is
+    /// installed for them, and the permissions granted (`public_profile` always). Read before anything is
+    /// written, so that a bad flag or permission makes and adds nobody.
+    private func installation(_ parameters: FormParameters) throws(GraphError) -> Set<Permission>? {
         let installed: Bool
         switch try single("installed", parameters)?.lowercased() {
         case nil, "true", "1": installed = true
@@ -107,22 +136,49 @@ struct TestUsersController: Sendable {
             guard Permission.knownCases.contains(permission) else { throw GraphError("(#100) Invalid permission: \(name).", code: 100) }
             granted.insert(permission)
         }
-        let (firstName, lastName) = Self.names(try single("name", parameters) ?? "Test User")
-        let letters = String((firstName + lastName).lowercased().unicodeScalars.filter { ("a"..."z").contains($0) }.prefix(20).map(Character.init))
-        let email = "\(letters.isEmpty ? "test" : letters)_\(RandomIdentifiers.numericID(digits: 8))@tfbnw.net"
-        let password = RandomIdentifiers.secret(byteCount: 12)
-        let user = try await AdminOperations(services: services).createUser(
-            ProviderFixtures.User(firstName: firstName, lastName: lastName, email: email, password: password))
-        var answer: JSONObject = [
-            "id": .string(try await services.store.appScopedID(appID: app.id, userID: user.record.id)), "login_url": .string(loginURL),
-            "email": .string(email), "password": .string(password),
-        ]
-        if installed {
-            try await services.store.saveGrant(
-                GrantRecord(appID: app.id, userID: user.record.id, granted: granted, declined: [], installed: true, updatedAt: ProviderTime.now()))
-            answer["access_token"] = .string(try await TokenIssuer(services: services).accessToken(app: app, userID: user.record.id).token)
+        return installed ? granted : nil
+    }
+
+    /// Installs the app for the user with these permissions and returns a new access token; nil (nothing
+    /// written) when `granted` is nil: not installed.
+    private func install(_ app: AppRecord, _ userID: String, _ granted: Set<Permission>?) async throws -> String? {
+        guard let granted else { return nil }
+        try await services.store.saveGrant(
+            GrantRecord(appID: app.id, userID: userID, granted: granted, declined: [], installed: true, updatedAt: ProviderTime.now()))
+        return try await TokenIssuer(services: services).accessToken(app: app, userID: userID).token
+    }
+
+    /// `uid` (the user's ID in the owner app) and `owner_access_token` (the owner app's token): that app's test
+    /// user becomes this app's too, installed as `installed` and `permissions` say.
+    private func add(_ app: AppRecord, _ parameters: FormParameters) async throws -> Response {
+        let uid = try single("uid", parameters) ?? ""
+        guard let ownerToken = try single("owner_access_token", parameters), !ownerToken.isEmpty else {
+            throw GraphError("(#100) Adding a test user to an app needs owner_access_token, the token of an app the user belongs to.", code: 100)
         }
+        guard case .app(let owner) = try await GraphCallerResolver(services: services).resolve(ownerToken) else {
+            throw GraphError("(#100) owner_access_token must be an app access token.", code: 100)
+        }
+        let userID = try await person(uid, of: owner, "post")
+        guard try await !services.store.isTestUser(userID, ofApp: app.id) else {
+            throw GraphError("(#100) The test user \(uid) is already a test user of app \(app.id).", code: 100)
+        }
+        let granted = try installation(parameters)
+        try await services.store.addTestUser(userID, toApps: [app.id])
+        var answer: JSONObject = ["success": true, "id": .string(try await services.store.appScopedID(appID: app.id, userID: userID))]
+        if let token = try await install(app, userID, granted) { answer["access_token"] = .string(token) }
         return Responses.json(.object(answer))
+    }
+
+    /// `uid`: one of this app's test users, taken off it (the user and their other apps stay).
+    private func remove(_ app: AppRecord, _ parameters: FormParameters) async throws -> Response {
+        let uid = try single("uid", parameters) ?? ""
+        let userID = try await person(uid, of: app, "delete")
+        guard try await services.store.appsOfTestUser(userID).count > 1 else {
+            throw GraphError(
+                "(#100) The test user \(uid) belongs to this app alone: delete them with DELETE /{test-user-id} instead.", code: 100)
+        }
+        _ = try await services.store.removeTestUser(userID, fromApp: app.id)
+        return Responses.json(.object(["success": true]))
     }
 
     private func edit(_ id: String, _ parameters: FormParameters, _ caller: GraphCaller) async throws -> Response {
@@ -155,11 +211,18 @@ struct TestUsersController: Sendable {
         return Responses.json(.object(["success": true]))
     }
 
-    /// The person an app-scoped ID of the caller's app names.
+    /// The test user an app-scoped ID of the caller's app names.
     private func person(_ id: String, _ caller: GraphCaller, _ method: String) async throws -> String {
+        try await person(id, of: caller.app, method)
+    }
+
+    /// The test user of `app` that one of its app-scoped IDs names: anyone else (another app's ID, a person who
+    /// is not this app's test user, one deleted) answers as an unknown ID does, so an app's token learns and
+    /// changes nothing of another app's users.
+    private func person(_ id: String, of app: AppRecord, _ method: String) async throws -> String {
         // The app-scoped ID outlives a deleted person: the person must still be there.
-        guard let owner = try await services.store.owner(ofAppScopedID: id), owner.appID.hasSameBytes(as: caller.app.id),
-            try await services.store.user(id: owner.userID) != nil
+        guard let owner = try await services.store.owner(ofAppScopedID: id), owner.appID.hasSameBytes(as: app.id),
+            try await services.store.user(id: owner.userID) != nil, try await services.store.isTestUser(owner.userID, ofApp: app.id)
         else { throw Self.unsupported(id, method) }
         return owner.userID
     }

@@ -24,8 +24,9 @@ struct StateExport: Sendable {
             apps.append(app)
         }
         var users: [ProviderFixtures.User] = []
+        let memberships = try await store.appsOfTestUsers()
         for user in try await store.users().sorted(by: { $0.id < $1.id }) {
-            var entry = ProviderFixtures.User(record: user, friends: try await store.friendIDs(of: user.id))
+            var entry = ProviderFixtures.User(record: user, friends: try await store.friendIDs(of: user.id), apps: memberships[user.id] ?? [])
             entry.passwordHash = try await store.passwordHash(userID: user.id)
             users.append(entry)
         }

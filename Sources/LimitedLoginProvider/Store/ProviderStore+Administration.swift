@@ -1,7 +1,7 @@
 import SQLKit
 
 extension ProviderStore {
-    /// Removes an app with its grants, codes and access tokens. App-scoped IDs are kept, so that an app
+    /// Removes an app with its grants, codes, access tokens and test-user memberships. App-scoped IDs are kept, so that an app
     /// registered again under the same ID sees the same people. Returns false for an unknown app.
     package func deleteApp(id: String) async throws(StoreError) -> Bool {
         guard try await app(id: id) != nil else { return false }
@@ -12,6 +12,7 @@ extension ProviderStore {
             try await db.delete(from: "ll_grants").where("app_id", .equal, id).run()
             try await db.delete(from: "ll_authorization_codes").where("app_id", .equal, id).run()
             try await db.delete(from: "ll_access_tokens").where("app_id", .equal, id).run()
+            try await db.delete(from: "ll_app_test_users").where("app_id", .equal, id).run()
         }
         caches.apps.remove(id)
         caches.grantsChanged()
@@ -64,13 +65,13 @@ extension ProviderStore {
         return true
     }
 
-    /// Removes a test user with their friendships, grants, sessions, codes and tokens. Returns false for an
+    /// Removes a test user with their friendships, grants, sessions, codes, tokens and apps. Returns false for an
     /// unknown user.
     package func deleteUser(id: String) async throws(StoreError) -> Bool {
         guard try await user(id: id) != nil else { return false }
         try await run("user \(id)") {
             try await db.delete(from: "ll_friendships").where("user_id", .equal, id).orWhere("friend_id", .equal, id).run()
-            for table in ["ll_grants", "ll_sessions", "ll_authorization_codes", "ll_access_tokens"] {
+            for table in ["ll_grants", "ll_sessions", "ll_authorization_codes", "ll_access_tokens", "ll_app_test_users"] {
                 try await db.delete(from: table).where("user_id", .equal, id).run()
             }
             try await db.delete(from: "ll_users").where("id", .equal, id).run()

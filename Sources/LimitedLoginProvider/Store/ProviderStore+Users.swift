@@ -119,10 +119,17 @@ extension ProviderStore {
     ///
     /// The page asks for one more than it shows, to know whether to say that there are more: it never
     /// reads every user, so its size and cost do not grow with the directory.
-    func pickableUsers(matching search: String?, limit: Int) async throws(StoreError) -> [TestUserRecord] {
+    ///
+    /// Only the app's own test users and the people with a role on it: another team's test users are not
+    /// offered.
+    func pickableUsers(forApp appID: String, matching search: String?, limit: Int) async throws(StoreError) -> [TestUserRecord] {
         let search = search?.trimmingCharacters(in: .whitespaces) ?? ""
         return try await run("pickable users") {
             let query = db.select().column("*").from("ll_users").where("pickable", .equal, Int64(1))
+                .where(
+                    SQLQueryString(
+                        "(id IN (SELECT user_id FROM ll_app_test_users WHERE app_id = \(bind: appID)) OR id IN (SELECT user_id FROM ll_app_roles WHERE app_id = \(bind: appID)))"
+                    ))
             if !search.isEmpty {
                 let pattern = "%" + Self.escapedForLike(search.lowercased()) + "%"
                 query.where { group in
@@ -162,6 +169,16 @@ extension ProviderStore {
     package func users() async throws(StoreError) -> [TestUserRecord] {
         try await run("users") {
             try await db.select().column("*").from("ll_users").orderBy("created_at").orderBy("id")
+                .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
+        }
+    }
+
+    /// An app's test users, oldest first.
+    package func testUsers(ofApp appID: String) async throws(StoreError) -> [TestUserRecord] {
+        try await run("test users of app \(appID)") {
+            try await db.select().column("*").from("ll_users")
+                .where(SQLQueryString("id IN (SELECT user_id FROM ll_app_test_users WHERE app_id = \(bind: appID))"))
+                .orderBy("created_at").orderBy("id")
                 .all(decoding: UserRow.self, keyDecodingStrategy: .convertFromSnakeCase).map(\.record)
         }
     }

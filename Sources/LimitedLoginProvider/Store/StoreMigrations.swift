@@ -23,6 +23,7 @@ enum StoreMigrations {
         StoreMigration(name: "0010_app_modes_and_roles", apply: addAppModesAndRoles),
         StoreMigration(name: "0011_pickable_users_by_name", apply: indexPickableUsersByName),
         StoreMigration(name: "0012_revoked_access_tokens", apply: addRevokedAccessTokens),
+        StoreMigration(name: "0013_test_users_per_app", apply: addTestUsersPerApp),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -237,6 +238,18 @@ enum StoreMigrations {
         try await db.raw(
             "CREATE INDEX ll_users_pickable_name ON ll_users (pickable, lower(first_name), lower(last_name), id)"
         ).run()
+    }
+
+    /// Which apps each test user belongs to (an app's token manages only its own). A store made before
+    /// opens with each of its users a test user of each of its apps, as every user was every app's until then.
+    private static func addTestUsersPerApp(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_app_test_users")
+            .column("app_id", type: .text, .notNull)
+            .column("user_id", type: .text, .notNull)
+            .primaryKey("app_id", "user_id")
+            .run()
+        try await db.create(index: "ll_app_test_users_user").on("ll_app_test_users").column("user_id").run()
+        try await db.raw("INSERT INTO ll_app_test_users (app_id, user_id) SELECT a.id, u.id FROM ll_apps a, ll_users u").run()
     }
 
     /// Applies every migration not yet recorded, in order. Each runs in a transaction with its record (SQLite
