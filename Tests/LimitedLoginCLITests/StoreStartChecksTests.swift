@@ -28,6 +28,55 @@ struct StoreStartChecksTests {
         #expect(viaDots.status == 1 && viaDots.error.contains("is in use by another provider process"), "\(viaDots.error)")
     }
 
+    @Test("a second serve through a hard link to the same file is refused while the first runs; a copy is another store and runs")
+    func hardLinkLocked() async throws {
+        let folder = try Self.folder()
+        let other = try Self.folder()
+        let database = folder.appendingPathComponent("store.sqlite").path
+        let link = other.appendingPathComponent("hard-link.sqlite").path
+        let first = try await ServerProcess.start(["--port", "0", "--database", database], directory: folder)
+        defer { Task { await first.stop() } }
+        try FileManager.default.linkItem(atPath: database, toPath: link)
+        let second = try await CLIProcess.run(["serve", "--port", "0", "--database", link])
+        #expect(second.status == 1)
+        #expect(
+            second.error.hasSuffix(
+                "limited-login serve: cannot start: the store is unavailable: SQLite file \(link) is in use by another provider process under another name (a hard link or a bind mount of it); an SQLite store serves one process: stop the other one, or give another --database\n"
+            ), "\(second.error)")
+        #expect(second.error.split(separator: "\n").count == 1, "one line: \(second.error)")
+        let copy = other.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: database, toPath: copy)
+        let copied = try await CLIProcess.run(["serve", "--port", "0", "--database", copy, "--exec", "true"])
+        #expect(copied.status == 0, "a copy is a store of its own: \(copied.error)")
+    }
+
+    @Test("a store a newer release has upgraded is refused in one line with status 73, and nothing is written to it")
+    func newerSchemaRefused() async throws {
+        let folder = try Self.folder()
+        let database = folder.appendingPathComponent("newer.sqlite").path
+        let created = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
+        #expect(created.status == 0, "\(created.error)")
+        let addStep = Process()
+        addStep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        addStep.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO ll_schema_migrations VALUES ('9001_from_a_newer_release', 0)\"); c.commit(); c.close()",
+            database,
+        ]
+        try addStep.run()
+        addStep.waitUntilExit()
+        #expect(addStep.terminationStatus == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let refused = try await CLIProcess.run(["serve", "--port", "0", "--database", database, "--exec", "true"])
+        #expect(refused.status == 73)
+        #expect(
+            refused.error.hasSuffix(
+                "limited-login serve: cannot start: the store is newer than this release: it has schema step 9001_from_a_newer_release, which this binary (schema 0013_test_users_per_app) does not know; run the release that wrote it, or a newer one, or restore a copy made by this one\n"
+            ), "\(refused.error)")
+        #expect(refused.error.split(separator: "\n").count == 2, "the start line and the refusal: \(refused.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "nothing written")
+    }
+
     @Test("a zero-byte store file is refused, and left as it is")
     func emptyFileRefused() async throws {
         let folder = try Self.folder()

@@ -48,6 +48,9 @@ extension AdminOperations {
         if dropPrevious, publishDelay != 0 {
             throw AdminError.badRequest("drop_previous needs publish_delay=0: the new key must sign at once when the others are dropped.")
         }
+        // On the cluster's clock: a move through another node that this one has not adopted yet would put the new
+        // key's schedule on the old time (it signed at once after a +120 s move with a 30 s delay).
+        await services.clusterClock.refreshIfDue(now: true)
         let record = try await services.keyring.rotate(publishDelay: publishDelay, dropPrevious: dropPrevious)
         services.logger.notice("signing key rotation scheduled", metadata: ["kid": "\(record.keyID)", "signs_from": "\(record.signsFrom)"])
         return record

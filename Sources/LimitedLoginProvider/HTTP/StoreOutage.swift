@@ -21,7 +21,7 @@ struct StoreOutage {
         switch store {
         case .unavailable(let reason): text = reason
         case .database(let reason): text = reason
-        case .duplicate, .corrupt: return nil
+        case .duplicate, .corrupt, .newerSchema: return nil
         }
         let lowered = text.lowercased()
         if lowered.contains("disk is full") || lowered.contains("sqlite_full") || lowered.contains("no space left") || lowered.contains("disk full") {

@@ -42,7 +42,13 @@ final class ClusterClock: Sendable {
         guard now || uptime >= due else { return }
         guard now || nextCheck.compareExchange(expected: due, desired: uptime + Self.checkInterval, ordering: .relaxed).exchanged else { return }
         // A store that cannot answer leaves the clock as it is; /health reports the store.
-        guard let text = try? await store.settingValue(Self.setting), let offset = Int64(text), offset != clock.offset else { return }
+        adopt(stored: try? await store.settingValue(Self.setting))
+    }
+
+    /// Adopts a stored offset (the setting's text) that differs from this node's; the keys are then reread,
+    /// as which key signs may have changed with the time.
+    func adopt(stored text: String?) {
+        guard isShared, let text, let offset = Int64(text), offset != clock.offset else { return }
         clock.adopt(offset: offset)
         keyring.forgetSnapshot()
     }

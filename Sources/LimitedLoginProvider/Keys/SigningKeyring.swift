@@ -39,7 +39,12 @@ public final class SigningKeyring: Sendable {
         /// Which read of the store it was made from (``reloads``): a snapshot never replaces one made from a
         /// later read.
         var read: UInt64 = 0
+        /// The key ID of the latest rotation when the keys were read (nil before the first rotation).
+        var latestRotation: String?
     }
+
+    /// The setting that names the latest rotation's key, written with the rotation (``ClusterSigning``).
+    static let latestRotationSetting = "signing_keys_latest_rotation"
 
     /// How long a retired key stays published: the ID-token lifetime plus a margin for clock skew
     /// (``TokenLifetimes/keyRetention``).
@@ -119,6 +124,9 @@ public final class SigningKeyring: Sendable {
     @discardableResult
     func reload(from stored: [SigningKeyRecord]? = nil) async throws -> Snapshot {
         let read = reloads.add(1, ordering: .sequentiallyConsistent).newValue
+        // Before the keys: a rotation committed between the two reads leaves the snapshot looking older than
+        // the store, so the next check rereads it (never the other way round).
+        let latestRotation = try await store.settingValue(Self.latestRotationSetting)
         let now = store.now()
         let settled = store.settledNow()
         var published: [RSAJSONWebKey] = []
@@ -167,6 +175,7 @@ public final class SigningKeyring: Sendable {
         )
         var made = snapshot
         made.read = read
+        made.latestRotation = latestRotation
         state.withLock { current in
             // An older read that finished last is not kept (``forgetSnapshot()`` empties the state for any read).
             if let current, current.read > read { return }

@@ -117,6 +117,10 @@ extension ProviderStore {
     private static func storeRotationStatements(_ record: SigningKeyRecord, dropPrevious: Bool, on db: any SQLDatabase) async throws {
         let row = SigningKeyRow(record)
         try await db.insert(into: "ll_signing_keys").model(row, keyEncodingStrategy: .convertToSnakeCase).run()
+        // The latest rotation, in the same transaction: a node that has not read it yet rereads the keys before
+        // it signs (``ClusterSigning``).
+        try await db.insert(into: "ll_settings").columns("name", "value").values(SigningKeyring.latestRotationSetting, record.keyID)
+            .onConflict(with: ["name"]) { $0.set(excludedValueOf: "value") }.run()
         if dropPrevious {
             try await deleteSigningKeys(exceptLatest: record.keyID, on: db)
         } else {

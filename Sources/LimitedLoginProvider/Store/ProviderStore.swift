@@ -63,6 +63,7 @@ package final class ProviderStore: Sendable {
             do {
                 if !initializing { try StoreFileLock.refuseEmpty(databasePath: path) }
                 try StoreFileLock.createPrivately(databasePath: path)
+                try fileLock?.lockDatabaseFile(path)
             } catch {
                 fileLock?.release()
                 throw error
@@ -115,6 +116,7 @@ package final class ProviderStore: Sendable {
             fileLock?.release()
             // A refusal of this file already names it and says what to do.
             if case .unavailable = error { throw error }
+            if case .newerSchema = error { throw error }
             throw .unavailable("cannot use \(location): \(error.description)")
         } catch {
             try? await connection.close()

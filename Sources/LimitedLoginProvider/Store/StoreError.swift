@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(String)
     /// The database reported an error.
     case database(String)
+    /// The store holds schema steps this binary does not know: a newer release made or upgraded it.
+    case newerSchema(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicate(let what): return "\(what) already exists"
         case .corrupt(let what): return "a stored value is unreadable: \(what)"
         case .database(let reason): return "the database failed: \(reason)"
+        case .newerSchema(let reason): return "the store is newer than this release: \(reason)"
         }
     }
 }

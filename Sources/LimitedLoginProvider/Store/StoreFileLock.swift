@@ -6,13 +6,18 @@ import Glibc
 import Darwin
 #endif
 
-/// An exclusive advisory lock on `{database}.lock`, held while a provider has the SQLite file open.
+/// An exclusive advisory lock on `{database}.lock`, and one on the database file itself, held while a provider
+/// has the SQLite file open.
 ///
-/// The operating system drops it when the process ends, crash included, so a restart after a crash is
+/// The operating system drops them when the process ends, crash included, so a restart after a crash is
 /// never refused. SQLite's own `locking_mode=EXCLUSIVE` is not used: a second process meeting it in WAL
-/// mode spins instead of failing.
+/// mode spins instead of failing. The lock on the file itself (``lockDatabaseFile(_:)``, `flock`, which
+/// Linux keeps apart from the `fcntl` locks SQLite takes) is held by the file, not a name: a hard link or a
+/// bind mount reaches the same file under another name and is refused too (two servers on one file through
+/// two names each kept a `-wal` file of their own and left the store malformed).
 final class StoreFileLock: @unchecked Sendable {
     private var descriptor: Int32
+    private var fileDescriptor: Int32 = -1
 
     /// Locks the database file that `databasePath` names, however it is named: the lock file sits beside
     /// the file the path resolves to (symbolic links and `..` followed), so a second process that reaches the
@@ -30,6 +35,20 @@ final class StoreFileLock: @unchecked Sendable {
                 "SQLite file \(databasePath) is in use by another provider process (an SQLite store serves one process; stop the other one, or give another --database)"
             )
         }
+    }
+
+    /// Locks the database file itself (it exists: ``createPrivately(databasePath:)`` has made it): refused when
+    /// another process holds it, under whatever name it opened it.
+    func lockDatabaseFile(_ databasePath: String) throws(StoreError) {
+        let opened = open(databasePath, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw .unavailable("cannot open the SQLite file \(databasePath): \(String(cString: strerror(errno)))") }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            close(opened)
+            throw .unavailable(
+                "SQLite file \(databasePath) is in use by another provider process under another name (a hard link or a bind mount of it); "
+                    + "an SQLite store serves one process: stop the other one, or give another --database")
+        }
+        fileDescriptor = opened
     }
 
     /// The path with symbolic links and `..` resolved: the file's when it exists, else its folder's plus its name.
@@ -69,6 +88,11 @@ final class StoreFileLock: @unchecked Sendable {
     }
 
     func release() {
+        if fileDescriptor >= 0 {
+            flock(fileDescriptor, LOCK_UN)
+            close(fileDescriptor)
+            fileDescriptor = -1
+        }
         guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)

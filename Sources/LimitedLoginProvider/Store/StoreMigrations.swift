@@ -269,6 +269,14 @@ enum StoreMigrations {
         let applied = Set(
             try await db.select().column("name").from("ll_schema_migrations")
                 .all(decodingColumn: "name", as: String.self))
+        // A store a newer release has upgraded is refused before anything is written: this binary would write
+        // into a schema it does not understand (docs/OPERATIONS.md, "Upgrading").
+        let unknown = applied.subtracting(all.map(\.name)).sorted()
+        if !unknown.isEmpty {
+            throw StoreError.newerSchema(
+                "it has schema step\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")), which this binary (schema "
+                    + "\(all.last?.name ?? "none")) does not know; run the release that wrote it, or a newer one, or restore a copy made by this one")
+        }
         for migration in all where !applied.contains(migration.name) {
             try await db.raw("BEGIN").run()
             do {

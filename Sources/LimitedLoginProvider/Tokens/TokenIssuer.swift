@@ -29,6 +29,8 @@ struct TokenIssuer: Sendable {
         subject: String? = nil
     ) async throws -> IssuedIDToken {
         let lifetime = lifetime ?? lifetimes.idToken
+        // First: the key and the clock as the store says now (the token's times are on that clock).
+        let keys = try await ClusterSigning.keys(services)
         let store = services.store
         let asid: String
         if let subject { asid = subject } else { asid = try await store.appScopedID(appID: app.id, userID: user.id) }
@@ -52,7 +54,6 @@ struct TokenIssuer: Sendable {
             defect?.adjust(&claims, now: now, lifetime: lifetime)
             object = JSONObject(claims)
         }
-        let keys = try await services.keyring.current()
         let token: String
         if let defect { token = try await defect.sign(claims: object, signer: keys.signer) } else { token = try keys.signer.sign(claims: object) }
         services.clock.noteIssued(at: now)
