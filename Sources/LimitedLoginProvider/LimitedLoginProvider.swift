@@ -21,8 +21,6 @@ public struct LimitedLoginProvider: Sendable {
     /// True when this start made the admin token (print it: it is not shown again).
     public let madeAdminToken: Bool
     let services: ProviderServices
-    /// The server started while the provider was prepared (``ProviderConfiguration/startsServerWhilePreparing``).
-    let early: EarlyServer?
     /// The local certificate authority's certificate (PEM, no key) when serving HTTPS (`serve --tls`):
     /// what a client must trust to reach the provider.
     public var certificateAuthorityPEM: String? { services.tls?.authority.certificatePEM }
@@ -40,10 +38,6 @@ public struct LimitedLoginProvider: Sendable {
         if let configured = configuration.adminToken, let problem = AdminTokenPolicy.problem(with: configured) {
             throw ProviderConfigurationError(description: problem)
         }
-        // The event loops, a rehearsal of the server's start (unless the server starts now, below) and ICU's
-        // calendar, on the other core while the store opens, if `serve` has not begun them already
-        // (docs/PERFORMANCE.md, "Start").
-        StartWarmUp.begin()
         let scheme = configuration.tls ? "https" : "http"
         let issuer = configuration.issuer ?? (configuration.tls ? FacebookHosts.issuer : nil)
         let standsInForFacebook = configuration.tls && configuration.publicBaseURL == nil && issuer == FacebookHosts.issuer
@@ -51,15 +45,7 @@ public struct LimitedLoginProvider: Sendable {
             baseURL: configuration.publicBaseURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             issuer: issuer, pictureBase: standsInForFacebook ? "https://" + FacebookHosts.graph : nil
         )
-        // Without TLS (whose certificate is in the store) the server can start now, beside the store.
-        let early =
-            configuration.startsServerWhilePreparing && !configuration.tls
-            ? EarlyServer(configuration: configuration, urls: urls, logger: logger) : nil
-        let store: ProviderStore
-        do { store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore) } catch {
-            await early?.stop()
-            throw error
-        }
+        let store = try await ProviderStore.open(configuration.store, logger: logger, initializing: configuration.initializesStore)
         // The store and the keys read this clock, whether or not a request is in scope.
         store.useClock(clock)
         do {
@@ -115,10 +101,9 @@ public struct LimitedLoginProvider: Sendable {
             await services.callbacks.resumePending()
             return LimitedLoginProvider(
                 configuration: configuration, store: store, urls: urls, seededDemoData: seeded, adminToken: adminToken,
-                madeAdminToken: madeAdminToken, services: services, early: early
+                madeAdminToken: madeAdminToken, services: services
             )
         } catch {
-            await early?.stop()
             await store.close()
             throw error
         }
@@ -171,7 +156,7 @@ public struct LimitedLoginProvider: Sendable {
     /// The server's application around `responder`, on the configured host and port within the configured
     /// ``ConnectionLimits``; `onRunning` runs once the port is bound (it is given the port), after the base URL
     /// follows it.
-    static func application<Responder: HTTPResponder>(
+    private static func application<Responder: HTTPResponder>(
         responder: Responder, configuration: ProviderConfiguration, urls: ProviderURLs, tls: TLSConfiguration?, logger: Logger,
         onRunning: @escaping @Sendable (_ port: Int?) async -> Void
     ) -> some ApplicationProtocol where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
@@ -210,48 +195,22 @@ public struct LimitedLoginProvider: Sendable {
         until stop: (@Sendable () async -> Void)? = nil
     ) async throws {
         let running = AsyncStream<Void>.makeStream()
-        let group: ServiceGroup
-        let runServer: @Sendable () async throws -> Void
-        // A server started while the provider was prepared: its router now, then the start announced.
-        var announce: (@Sendable () async -> Void)?
-        if let early {
-            HealthController(services: services).checkSoon()
-            await early.provide(router().buildResponder())
-            group = await early.group
-            runServer = { try await early.run() }
-            let urls = self.urls
-            announce = {
-                guard await early.waitUntilBound() else { return }
-                early.announce()
-                await onRunning(urls.baseURL)
-                running.continuation.finish()
-            }
-        } else {
-            let server = ServiceGroup(
-                configuration: .init(
-                    services: [
-                        application { baseURL in
-                            await onRunning(baseURL)
-                            running.continuation.finish()
-                        }
-                    ],
-                    gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [], logger: services.logger
-                ))
-            group = server
-            runServer = { try await server.run() }
-        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    application { baseURL in
+                        await onRunning(baseURL)
+                        running.continuation.finish()
+                    }
+                ],
+                gracefulShutdownSignals: configuration.stopsOnSignals ? [.sigterm, .sigint] : [], logger: services.logger
+            ))
         do {
             // Each task says whether it was the server's.
             try await withThrowingTaskGroup(of: Bool.self) { tasks in
                 tasks.addTask {
-                    try await runServer()
+                    try await group.run()
                     return true
-                }
-                if let announce {
-                    tasks.addTask {
-                        await announce()
-                        return false
-                    }
                 }
                 if let stop {
                     tasks.addTask {

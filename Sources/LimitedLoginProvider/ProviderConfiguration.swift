@@ -41,11 +41,6 @@ public struct ProviderConfiguration: Sendable {
     /// Make a store in an existing SQLite file that would otherwise be refused: an empty one, or a database
     /// without the provider's tables (`serve --init`).
     public var initializesStore: Bool = false
-    /// Start the server while the store opens and the keys are read (`serve`; not with ``tls``, whose
-    /// certificate is in the store): the port is bound during ``LimitedLoginProvider/prepare(_:logger:)``,
-    /// requests wait until the provider is ready, and ``LimitedLoginProvider/run(onRunning:beforeClosing:until:)``
-    /// must follow (docs/PERFORMANCE.md, "Start"). Off by default: a provider that is prepared binds nothing.
-    public var startsServerWhilePreparing: Bool = false
     /// Shut the server down gracefully on SIGTERM and SIGINT (the default). Off for `serve --exec`, which
     /// passes them to its command and stops when the command has ended (the server keeps answering the
     /// command's own clean-up meanwhile).

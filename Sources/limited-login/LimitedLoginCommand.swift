@@ -34,8 +34,6 @@ struct LimitedLoginCommand: AsyncParsableCommand {
 
     /// Adds `serve` options given as `LIMITED_LOGIN_*` variables, then runs the command line.
     static func main() async {
-        // What `serve` needs whatever its options say, begun on the other core while this one parses them.
-        if CommandLine.arguments.dropFirst().first == "serve" { StartWarmUp.begin() }
         StandardStreams.ignoreBrokenPipes()
         let arguments: [String]
         do {

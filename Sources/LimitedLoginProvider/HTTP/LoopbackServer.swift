@@ -54,7 +54,7 @@ package enum LoopbackServerError: Error {
 }
 
 /// A port on 127.0.0.1 that nothing listens on now (bound, read and closed), for a process that must be
-/// given its port before it starts: the start benchmark's `serve`, the tests of a server that binds early.
+/// given its port before it starts: the start benchmark's `serve`.
 /// Nil when none could be had.
 package func freeLoopbackPort() -> Int? {
     #if canImport(Glibc)
