@@ -45,6 +45,9 @@ public struct ProviderConfiguration: Sendable {
     /// passes them to its command and stops when the command has ended (the server keeps answering the
     /// command's own clean-up meanwhile).
     public var stopsOnSignals: Bool = true
+    /// The proxies whose `X-Forwarded-For` / `Forwarded` name the client for the per-address rules (failed
+    /// sign-ins, wrong admin tokens): `serve --trusted-proxy`. None by default: the connection's address counts.
+    public var trustedProxies = TrustedProxies.none
     /// The level of the line each answered request gets (`serve --request-log`): `.info` (the default)
     /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
     /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.

@@ -7,7 +7,7 @@ struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "List, create, delete or move a running provider's apps, or give people roles on them (through its admin API).",
-        subcommands: [List.self, Create.self, Delete.self, Move.self, Role.self]
+        subcommands: [List.self, Create.self, Delete.self, Move.self, Role.self, TestUser.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -116,6 +116,29 @@ struct AppsCommand: AsyncParsableCommand {
                 try await AdminRequest.run(connection, output, path: path, method: .PUT, body: .json(.object(["role": .string(role ?? "")]))) { _ in
                     "\(user) is now \(role ?? "") of app \(id)."
                 }
+            }
+        }
+    }
+
+    struct TestUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "test-user",
+            abstract:
+                "Make an existing test user one of an app's test users, or take them off with --remove: a new app has none, and its sign-in page offers only its own test users and the people with a role on it."
+        )
+        @OptionGroup var connection: AdminConnection
+        @OptionGroup var output: AdminOutputFormat
+        @Argument(help: "The app ID.") var id: String
+        @Argument(help: "The test user's ID or email.") var user: String
+        @Flag(help: "Take the user off the app's test users (the user and their other apps stay).") var remove = false
+
+        func run() async throws {
+            let path =
+                "/_admin/apps/\(id)/test-users/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user)
+            if remove {
+                try await AdminRequest.run(connection, output, path: path, method: .DELETE) { _ in "\(user) is no longer a test user of app \(id)." }
+            } else {
+                try await AdminRequest.run(connection, output, path: path, method: .PUT) { _ in "\(user) is a test user of app \(id)." }
             }
         }
     }

@@ -52,8 +52,18 @@ struct LoginCommand: AsyncParsableCommand {
         help: "Play the person without a browser: sign in as this test user (ID or email) on the provider's real pages over HTTP.")
     var person: String?
 
-    @Option(help: "With --as: sign in with this password instead of picking the user (for users that cannot be picked).")
+    @Option(
+        help:
+            "With --as: sign in with this password instead of picking the user (for users that cannot be picked). $LIMITED_LOGIN_PASSWORD gives it too, off the command line every local user can read."
+    )
     var password: String?
+
+    /// The password of a headless sign-in: `--password`, else `LIMITED_LOGIN_PASSWORD` (empty: none).
+    private var givenPassword: String? {
+        if let password { return password }
+        guard let variable = ProcessInfo.processInfo.environment["LIMITED_LOGIN_PASSWORD"], !variable.isEmpty else { return nil }
+        return variable
+    }
 
     @Option(help: "With --as: permissions the person unticks on the consent page, comma-separated.")
     var untick: String?
@@ -72,7 +82,7 @@ struct LoginCommand: AsyncParsableCommand {
     /// The presenter: the scripted person of --as, else the system browser on a loopback redirect.
     private func presenter() -> any AuthorizationPresenter {
         if let person {
-            let signIn: ScriptedPerson.SignIn = password.map { .credentials(email: person, password: $0) } ?? .pick(person)
+            let signIn: ScriptedPerson.SignIn = givenPassword.map { .credentials(email: person, password: $0) } ?? .pick(person)
             let unticked = Set((untick ?? "").split(separator: ",").map { Permission(name: String($0).trimmingCharacters(in: .whitespaces)) })
             return ScriptedPresenter(person: ScriptedPerson(signIn: signIn, untick: unticked, decision: cancel ? .cancel : .continue))
         }

@@ -54,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         if let readyFile = harness.readyFile { ReadyFile.remove(readyFile) }
+        if harness.exitWithStandardInput { StandardInputWatch.stopWhenClosed() }
         let logger = logging.logger
         let (location, loadedFixtures) = try store.load()
         var configuration = ProviderConfiguration(
@@ -62,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             userPicker: !harness.noUserPicker, connectionLimits: try network.connectionLimits
         )
         configuration.tls = https.tls
+        configuration.trustedProxies = try network.proxies
         configuration.initializesStore = store.initializeStore
         configuration.requestLogLevel = logging.requestLog == "debug" ? .debug : .info
         // With --exec the signals are the command's (ExecSignals), taken from here on.

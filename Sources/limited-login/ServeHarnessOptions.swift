@@ -24,6 +24,13 @@ struct ServeHarnessOptions: ParsableArguments {
     )
     var readyFile: String?
 
+    @Flag(
+        name: .customLong("exit-with-stdin"),
+        help:
+            "Stop, as on SIGTERM, when standard input closes: a program that runs serve with a pipe as its input takes the provider with it when it ends, however it ends (SIGKILL included)."
+    )
+    var exitWithStandardInput = false
+
     func validate() throws {
         if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command.") }
     }

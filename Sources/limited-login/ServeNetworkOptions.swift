@@ -45,6 +45,20 @@ struct ServeNetworkOptions: ParsableArguments {
     )
     var maxConnectionsPerAddress: Int?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A proxy in front of the provider whose X-Forwarded-For (or Forwarded) names the client for the per-address limits (failed sign-ins, wrong admin tokens): an address or a CIDR range, e.g. 10.0.0.0/8 (repeat, or separate with commas). From any other peer those headers are ignored.",
+            valueName: "cidr"))
+    var trustedProxies: [String] = []
+
+    /// The trusted proxies the options name, or the first one that cannot be read.
+    var proxies: TrustedProxies {
+        get throws {
+            do { return try TrustedProxies(trustedProxies) } catch { throw ValidationError("--trusted-proxy: \(error.description).") }
+        }
+    }
+
     /// The limits the options give, or the first one out of range.
     var connectionLimits: ConnectionLimits {
         get throws {
@@ -69,5 +83,6 @@ struct ServeNetworkOptions: ParsableArguments {
             throw ValidationError("--public-url must start with http:// or https://.")
         }
         _ = try connectionLimits
+        _ = try proxies
     }
 }

@@ -54,6 +54,17 @@ struct AdminDirectoryTests {
                 json: #"{"apps":["1111111111","2222222222","5555"]}"#)
             #expect(joined.0 == .ok)
             #expect(joined.1["apps"] == .array(["1111111111", "2222222222", "5555"]))
+            // One user at a time: PUT and DELETE /_admin/apps/{app}/test-users/{user}.
+            #expect(try await call(client, "/_admin/apps/5555/test-users/bob@example.com", method: .put).0 == .ok)
+            #expect(
+                try await call(client, "/_admin/apps/5555/test-users").1["test_users"]
+                    == .array([.string(TestFixtures.alice), .string(TestFixtures.bob)]))
+            #expect(try await call(client, "/_admin/apps/5555/test-users/bob@example.com", method: .delete).0 == .ok)
+            let notOne = try await call(client, "/_admin/apps/5555/test-users/bob@example.com", method: .delete)
+            #expect(notOne.0 == .notFound && message(notOne.1) == "bob@example.com is not a test user of app 5555.")
+            let noApp = try await call(client, "/_admin/apps/7777/test-users/bob@example.com", method: .put)
+            #expect(noApp.0 == .notFound && message(noApp.1) == "No app with ID 7777.")
+            #expect(try await provider.store.appsOfTestUser(TestFixtures.bob) == [TestFixtures.appID, TestFixtures.otherAppID])
 
             let page = try await DialogBrowser(client: client).logIn(
                 dialogPath(appID: "5555", redirectURI: "http://127.0.0.1:9/cb", limited: false, responseType: "token"), as: TestFixtures.alice

@@ -22,6 +22,14 @@ struct AdminTokenHardeningTests {
             ("sixteen-chars\tok", "the admin token has a control character (a tab or a line break?), which no Authorization header can carry"),
             ("a", "the admin token has 1 character; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
             ("fifteen-chars-x", "the admin token has 15 characters; it needs at least 16 (e.g. 'openssl rand -hex 16')"),
+            (
+                "aaaaaaaaaaaaaaaaaaaa",
+                "the admin token has only 1 different character (at least 8 are needed): give a random one, e.g. 'openssl rand -hex 16'"
+            ),
+            (
+                "1212121212121212",
+                "the admin token has only 2 different characters (at least 8 are needed): give a random one, e.g. 'openssl rand -hex 16'"
+            ),
         ])
     func weakTokensRefused(token: String, reason: String) async throws {
         var configuration = TestFixtures.configuration()
@@ -122,21 +130,29 @@ struct AdminTokenHardeningTests {
         #expect(CrossSitePost.authority(ofOrigin: "http://a.example/path") == nil)
     }
 
-    @Test("a post's Origin is its own when its host and port are the request's Host; Sec-Fetch-Site none (typed, bookmarked) is its own")
+    @Test(
+        "a post's Origin is its own when its host and port are the request's Host or the public URL's; a browser's Sec-Fetch-Site decides alone"
+    )
     func originMatching() {
-        func post(_ authority: String, _ fields: HTTPFields) -> Request {
-            Request(
+        func refusal(_ authority: String, _ fields: HTTPFields) -> String? {
+            let request = Request(
                 head: HTTPRequest(method: .post, scheme: "http", authority: authority, path: "/_console/signin", headerFields: fields),
                 body: .init(buffer: ByteBuffer()))
+            return CrossSitePost.refusal(request, publicBaseURL: "https://login.example/")
         }
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "http://127.0.0.1:8080"])) == nil)
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "HTTP://127.0.0.1:8080"])) == nil)
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [HTTPField.Name("Sec-Fetch-Site")!: "none"])) == nil)
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [:])) == nil, "curl and scripts send neither")
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "http://127.0.0.1:9090"])) == "Origin: http://127.0.0.1:9090")
-        #expect(CrossSitePost.refusal(post("127.0.0.1:8080", [.origin: "null"])) == "Origin: null")
-        #expect(
-            CrossSitePost.refusal(post("127.0.0.1:8080", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"])) == "Sec-Fetch-Site: cross-site")
+        let site = HTTPField.Name("Sec-Fetch-Site")!
+        #expect(refusal("127.0.0.1:8080", [.origin: "http://127.0.0.1:8080"]) == nil)
+        #expect(refusal("127.0.0.1:8080", [.origin: "HTTP://127.0.0.1:8080"]) == nil)
+        // Behind a proxy (--public-url https://login.example): Host is the proxy's upstream, Origin the public one.
+        #expect(refusal("127.0.0.1:8080", [.origin: "https://login.example"]) == nil)
+        #expect(refusal("127.0.0.1:8080", [.origin: "https://login.example", site: "same-origin"]) == nil)
+        #expect(refusal("127.0.0.1:8080", [site: "none"]) == nil)
+        #expect(refusal("127.0.0.1:8080", [:]) == nil, "curl and scripts send neither")
+        #expect(refusal("127.0.0.1:8080", [.origin: "http://127.0.0.1:9090"]) == "Origin: http://127.0.0.1:9090")
+        #expect(refusal("127.0.0.1:8080", [.origin: "https://login.example.attacker.test"]) == "Origin: https://login.example.attacker.test")
+        #expect(refusal("127.0.0.1:8080", [.origin: "null"]) == "Origin: null")
+        #expect(refusal("127.0.0.1:8080", [site: "cross-site", .origin: "http://127.0.0.1:8080"]) == "Sec-Fetch-Site: cross-site")
+        #expect(refusal("127.0.0.1:8080", [site: "same-site"]) == "Sec-Fetch-Site: same-site")
     }
 
     @Test("the count is per address and ends with its window")

@@ -38,6 +38,15 @@ struct AppSecretProofTests {
             #expect(missing.error?["message"] == "API calls from the server require an appsecret_proof argument")
             #expect(missing.error?["type"] == "GraphMethodException" && missing.error?["code"] == 100)
             #expect(try await graph(client, "/v21.0/me/permissions?access_token=\(access)&appsecret_proof=\(good)").status == .ok)
+            // The refresh (fb_extend_sso_token) is a call with the person's token too: it skipped the check.
+            let refresh = "/v21.0/oauth/access_token?grant_type=fb_extend_sso_token&access_token=\(access)"
+            let unproved = try await graph(client, refresh)
+            #expect(unproved.status == .badRequest)
+            #expect(unproved.error?["message"] == "API calls from the server require an appsecret_proof argument")
+            let wrongRefresh = try await graph(client, refresh + "&appsecret_proof=\(String(good.reversed()))")
+            #expect(wrongRefresh.error?["message"] == "Invalid appsecret_proof provided in the API argument")
+            let proved = try await graph(client, refresh + "&appsecret_proof=\(good)")
+            #expect(proved.status == .ok && proved.object["access_token"]?.stringValue?.hasPrefix("EAA") == true, "\(proved.object)")
             let bearer = try await graph(client, "/v21.0/me?appsecret_proof=\(good)", headers: [.authorization: "Bearer \(access)"])
             #expect(bearer.status == .ok, "the token from the Authorization header is the one proved")
 

@@ -197,7 +197,7 @@ struct ConnectionLimitTests {
     }
 
     @Test(
-        "with a maximum of 3 connections, a 4th is closed at once while 3 are open, and accepted again once one closes; refusals are logged once per interval with their count"
+        "with a maximum of 3 connections, a 4th from the same address is closed at once while 3 are open (its share, which the maximum caps), and accepted again once one closes; refusals are logged once per interval with their count"
     )
     func maximumConnections() async throws {
         let logs = CapturedLogs()
@@ -231,7 +231,8 @@ struct ConnectionLimitTests {
             }
             #expect(refusalLines().count == 1)
             #expect(
-                refusalLines().first?.contains("Refused 1 connection since the last report: 3 connections were open") == true, "\(refusalLines())")
+                refusalLines().first?.contains("Refused 1 connection since the last report: their client address held 3, its share") == true,
+                "\(refusalLines())")
 
             // Two more within the interval: no line now, one line with both when the interval has passed.
             let refusedStayedOpen = try await onOwnThread {

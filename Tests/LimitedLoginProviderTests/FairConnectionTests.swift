@@ -49,11 +49,13 @@ struct FairConnectionTests {
         }
     }
 
-    @Test("the share given is kept to; one address at its share does not stop another address, and the maximum still holds for all")
+    @Test(
+        "the share given is kept to; one address at its share does not stop another address; at the maximum the longest-idle connection makes room"
+    )
     func configuredShare() async throws {
         let limits = ConnectionLimits(maximumConnections: 5, maximumConnectionsPerAddress: 2)
         try await withServedProvider(limits) { port in
-            let (first, second, third) = try await onOwnThread { () -> ([String], [String], [String]) in
+            let (first, second, third, openStates) = try await onOwnThread { () -> ([String], [String], [String], [Bool]) in
                 func attempt(_ count: Int, from source: String, keeping kept: inout [LoopbackSocket]) -> [String] {
                     (0..<count).map { _ in
                         guard let socket = try? LoopbackSocket(port: port, from: source) else { return "no connection" }
@@ -65,13 +67,47 @@ struct FairConnectionTests {
                 let first = attempt(3, from: "127.0.0.1", keeping: &kept)
                 let second = attempt(3, from: "127.0.0.2", keeping: &kept)
                 let third = attempt(2, from: "127.0.0.3", keeping: &kept)
+                // The evicted connection is closed by the provider: wait for it (a liveness bound, not a speed).
+                for _ in 0..<600 where kept[0].state() == .open { pauseThread(for: .milliseconds(100)) }
+                let states = kept.map { $0.state() == .open }
                 withExtendedLifetime(kept) {}
-                return (first, second, third)
+                return (first, second, third, states)
             }
             func answered(_ answers: [String]) -> Int { answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count }
             #expect(answered(first) == 2, "127.0.0.1: \(first)")
             #expect(answered(second) == 2, "127.0.0.2: \(second)")
-            #expect(answered(third) == 1, "the maximum of 5 leaves 127.0.0.3 one: \(third)")
+            #expect(answered(third) == 2, "at the maximum of 5, 127.0.0.3's second connection is admitted in place of an idle one: \(third)")
+            // 127.0.0.1's third attempt was refused for its share (closed at once), and its first connection, idle
+            // longest, was closed to make room: five remain open, the maximum.
+            #expect(openStates.first == false, "the longest-idle connection was closed: \(openStates)")
+            #expect(openStates.filter { $0 }.count == 5, "\(openStates)")
+        }
+    }
+
+    @Test("five greedy addresses, each holding its share of idle connections, leave a new client served: idle connections make room")
+    func greedyAddressesAtTheCap() async throws {
+        let limits = ConnectionLimits(headerTimeout: .seconds(600), maximumConnections: 20, maximumConnectionsPerAddress: 5)
+        try await withServedProvider(limits) { port in
+            let (greedyAdmitted, answers) = try await onOwnThread { () -> (Int, [String]) in
+                // Four addresses fill the maximum; the fifth's connections each take the place of an idle one.
+                var greedy: [LoopbackSocket] = []
+                for address in 2...6 {
+                    for _ in 0..<5 { if let socket = try? LoopbackSocket(port: port, from: "127.0.0.\(address)") { greedy.append(socket) } }
+                }
+                let answers = (0..<10).map { _ in
+                    (try? LoopbackSocket(port: port, from: "127.0.0.7").exchangeBlocking(healthRequest, within: .seconds(60))) ?? "no answer"
+                }
+                var open = greedy.filter { $0.state() == .open }.count
+                for _ in 0..<600 where open > 20 {
+                    pauseThread(for: .milliseconds(100))
+                    open = greedy.filter { $0.state() == .open }.count
+                }
+                withExtendedLifetime(greedy) {}
+                return (open, answers)
+            }
+            #expect(
+                answers.filter { $0.hasPrefix("HTTP/1.1 200 OK") }.count == 10, "\(answers.filter { !$0.hasPrefix("HTTP/1.1 200 OK") }.prefix(3))")
+            #expect(greedyAdmitted <= 20, "the maximum holds: \(greedyAdmitted) greedy connections open")
         }
     }
 }

@@ -175,6 +175,14 @@ struct FriendsAndUninstallTests {
             #expect(unknownApp.1.contains("\"message\":\"No app with ID 999 is registered.\""))
             let noToken = try await uninstall(client, token: "", appID: TestFixtures.appID)
             #expect(noToken.1.contains("\"message\":\"id_token is required.\""))
+            // A body that is not a form: 415 in Graph's shape too (it had no type or code).
+            let json = try await client.execute(
+                uri: "/platform/uninstall", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"id_token":"\#(token)","app_id":"\#(TestFixtures.appID)"}"#))
+            #expect(json.status == .unsupportedMediaType)
+            let refusal = try #require(try StrictJSONParser().parse(Array(String(buffer: json.body).utf8)).objectValue?["error"]?.objectValue)
+            #expect(refusal["type"] == "OAuthException" && refusal["code"] == 100)
+            #expect(refusal["message"] == "Send the form as application/x-www-form-urlencoded.")
 
             let grant = try await provider.store.grant(appID: TestFixtures.appID, userID: TestFixtures.alice)
             #expect(grant?.installed == true, "nothing changed")

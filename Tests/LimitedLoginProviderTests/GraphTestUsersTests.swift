@@ -220,6 +220,11 @@ struct GraphTestUsersTests {
             let again = try await call(client, path, .post, form: "uid=\(inA)&owner_access_token=\(Self.appToken)&access_token=\(Self.teamBToken)")
             #expect(again.error?["message"] == .string("(#100) The test user \(inA) is already a test user of app \(Self.teamB)."))
 
+            // B may not delete a user A shares with it: it takes the user off itself instead.
+            let deleted = try await call(client, "/v21.0/\(inB)", .delete, form: "access_token=\(Self.teamBToken)")
+            #expect(deleted.status == .badRequest && deleted.error?["code"] == 2903, "\(deleted.object)")
+            #expect(try await provider.store.user(id: TestFixtures.carol) != nil, "not deleted")
+
             let removed = try await call(client, "\(path)?uid=\(inB)", .delete, form: "access_token=\(Self.teamBToken)")
             #expect(removed.object == ["success": true])
             #expect(try await provider.store.appsOfTestUser(TestFixtures.carol) == [TestFixtures.appID, TestFixtures.otherAppID])

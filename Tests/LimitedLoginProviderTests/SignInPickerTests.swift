@@ -43,7 +43,7 @@ struct SignInPickerTests {
             #expect(browser.cookies["ll_session"] == nil)
             let unknown = try await browser.signIn(as: "999999", on: picked)
             #expect(unknown.status == .forbidden)
-            #expect(HTMLForm.text(ofElementWithID: "error-message", in: unknown.body) == DialogController.notPickable)
+            #expect(HTMLForm.text(ofElementWithID: "error-message", in: unknown.body) == DialogController.notOffered)
 
             let signedIn = try await browser.signIn(email: "dave@example.com", password: "dave-pass", on: unknown)
             #expect(signedIn.status == .seeOther)

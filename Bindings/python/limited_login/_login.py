@@ -18,7 +18,7 @@ LOGIN_TIMEOUT = 120.0
 
 def login_command(binary: str, provider_url: str, app_id: str, user: str, state_file: str, *,
                   permissions: Union[str, Iterable[str]], nonce: Optional[str], tracking: str,
-                  password: Optional[str], untick: Union[str, Iterable[str], None], cancel: bool) -> List[str]:
+                  untick: Union[str, Iterable[str], None], cancel: bool) -> List[str]:
     """The command line for one login; the saved login goes to ``state_file``, never the user's own."""
     command = [
         binary, "login", f"--app-id={app_id}", f"--provider={provider_url}", f"--as={user}",
@@ -27,8 +27,8 @@ def login_command(binary: str, provider_url: str, app_id: str, user: str, state_
     ]
     if nonce is not None:
         command.append(f"--nonce={nonce}")
-    if password is not None:
-        command.append(f"--password={password}")
+    # ``password`` is given in the environment (LIMITED_LOGIN_PASSWORD, run by the Provider), never here: a
+    # command line is readable by every local user.
     if untick:
         command.append(f"--untick={_names(untick)}")
     if cancel:

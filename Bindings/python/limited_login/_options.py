@@ -23,8 +23,14 @@ SERVE_OPTIONS = (
     "host", "port", "database", "issuer", "public-url", "fixtures", "admin-token", "no-demo-data",
     "no-user-picker", "log-level", "log-format", "id-token-lifetime", "access-token-lifetime",
     "data-access-lifetime", "header-timeout", "idle-timeout", "body-timeout", "max-connections", "exec",
-    "ready-file", "export-on-exit", "tls", "ca-file",
+    "ready-file", "export-on-exit", "tls", "ca-file", "trusted-proxy", "exit-with-stdin", "request-log",
+    "max-connections-per-address", "init",
 )
+
+
+# Options whose values are secrets: given to serve in its environment (readable by its owner only), never on
+# its command line, which every local user can read in ``ps`` and /proc/PID/cmdline.
+SECRETS = {"admin_token": "LIMITED_LOGIN_ADMIN_TOKEN"}
 
 
 def flag(name: str) -> str:
@@ -41,7 +47,7 @@ def serve_arguments(options: Mapping[str, object]) -> List[str]:
     merged.update(options)
     arguments: List[str] = []
     for name, value in merged.items():
-        if value is None or value is False:
+        if value is None or value is False or name in SECRETS:
             continue
         if value is True:
             arguments.append(flag(name))
@@ -51,7 +57,13 @@ def serve_arguments(options: Mapping[str, object]) -> List[str]:
     return arguments
 
 
-def serve_environment(environment: Mapping[str, str]) -> Dict[str, str]:
-    """``environment`` without the variables ``serve`` would read as options."""
+def serve_environment(environment: Mapping[str, str], options: Mapping[str, object]) -> Dict[str, str]:
+    """``environment`` without the variables ``serve`` would read as options, with the secret ``options``
+    (``SECRETS``) added as the variables ``serve`` reads them from."""
     hidden = {"LIMITED_LOGIN_" + name.upper().replace("-", "_") for name in SERVE_OPTIONS}
-    return {key: value for key, value in environment.items() if key not in hidden}
+    result = {key: value for key, value in environment.items() if key not in hidden}
+    for name, variable in SECRETS.items():
+        value = options.get(name)
+        if value is not None and value is not False:
+            result[variable] = str(value)
+    return result

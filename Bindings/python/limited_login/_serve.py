@@ -30,13 +30,15 @@ class ServeProcess:
         self.directory = directory
         self.ready_path = os.path.join(self.directory, "ready.json")
         self._stderr_path = os.path.join(self.directory, "stderr.log")
-        command = [binary, "serve", *arguments, f"--ready-file={self.ready_path}"]
+        # --exit-with-stdin: the provider stops when its standard input closes, which the kernel does when this
+        # process ends however it ends (SIGKILL, a CI runner's timeout): no provider outlives its test run.
+        command = [binary, "serve", *arguments, f"--ready-file={self.ready_path}", "--exit-with-stdin"]
         self.process: "Optional[subprocess.Popen[bytes]]" = None
         try:
             # The child gets its own descriptor for the file; this one is closed once it has started.
             with open(self._stderr_path, "wb") as stderr:
                 self.process = subprocess.Popen(
-                    command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                    command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=stderr,
                     env=dict(environment), close_fds=True,
                 )
         except OSError as error:
@@ -86,6 +88,8 @@ class ServeProcess:
     def close(self) -> None:
         """Stops the provider (SIGTERM, then SIGKILL after STOP_GRACE seconds) and removes the files."""
         stop(self.process)
+        if self.process is not None and self.process.stdin is not None:
+            self.process.stdin.close()
         shutil.rmtree(self.directory, ignore_errors=True)
 
 

@@ -56,7 +56,7 @@ class Provider:
             self._ca_file = os.fspath(self._options.get("ca_file") or os.path.join(directory, "ca.pem"))
             if not self._options.get("ca_file"):
                 arguments.append(f"--ca-file={self._ca_file}")
-        serve = ServeProcess(binary, arguments, serve_environment(os.environ), self._start_timeout, directory)
+        serve = ServeProcess(binary, arguments, serve_environment(os.environ, self._options), self._start_timeout, directory)
         self._serve = serve
         self._finalizer = weakref.finalize(self, serve.close)
         self._ready = serve.ready
@@ -195,13 +195,18 @@ class Provider:
         binary = self._binary or binary_path()
         command = login_command(
             binary, self.url, app_id or self.app_id, user, state_file_in(self._serve.directory),
-            permissions=permissions, nonce=nonce, tracking=tracking, password=password, untick=untick,
+            permissions=permissions, nonce=nonce, tracking=tracking, untick=untick,
             cancel=cancel,
         )
         if self._ca_file:
             # A tls=True provider serves HTTPS under its own CA: the CLI trusts it with --ca-file.
             command.append(f"--ca-file={self._ca_file}")
-        return run_login(command, os.environ, self._serve.directory)
+        # The password in the login's environment, not on its command line (every local user reads those).
+        environment = dict(os.environ)
+        environment.pop("LIMITED_LOGIN_PASSWORD", None)
+        if password is not None:
+            environment["LIMITED_LOGIN_PASSWORD"] = password
+        return run_login(command, environment, self._serve.directory)
 
     def scenario(self, outcome: str, *, app_id: Optional[str] = None, user: Optional[str] = None,
                  code: Optional[int] = None, message: Optional[str] = None,

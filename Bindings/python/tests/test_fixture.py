@@ -196,3 +196,54 @@ def test_a_tls_provider_serves_https_under_its_own_ca(limited_login):
     assert result["profile"]["email"] == ALICE
     token = limited_login.token(ALICE, "nonce-tls-2")
     assert token.claims["iss"] == "https://www.facebook.com"
+
+
+def test_secrets_stay_off_the_command_lines():
+    token = "a-long-enough-admin-token"
+    with Provider(admin_token=token) as provider:
+        with open(f"/proc/{provider._serve.process.pid}/cmdline", "rb") as file:
+            command_line = file.read().decode("utf-8", "replace")
+        assert "serve" in command_line
+        assert token not in command_line, command_line
+        assert provider.admin_token == token
+        provider.admin("POST", "/_admin/users", {"first_name": "Pat", "last_name": "Secret", "email": "pat@example.com",
+                                                 "password": "pat-secret-password"})
+        result = provider.login_as("pat@example.com", password="pat-secret-password", nonce="n")
+        assert verify(provider, result["authentication_token"]["token"], nonce="n")["email"] == "pat@example.com"
+
+
+def test_a_provider_does_not_outlive_a_killed_test_process():
+    """A test run killed with SIGKILL (a CI runner's timeout) takes its provider with it: serve watches its
+    standard input, which the kernel closes when the parent dies."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; sys.path[:0] = " + repr(sys.path) + "\n"
+         "from limited_login import Provider\n"
+         "p = Provider().start()\n"
+         "print(p._serve.process.pid, p._serve.directory, flush=True)\n"
+         "time.sleep(600)\n"],
+        stdout=subprocess.PIPE, env=dict(os.environ))
+    line = child.stdout.readline().decode().split()
+    assert line, "the child did not start a provider"
+    serve_pid, directory = int(line[0]), line[1]
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    # Wait for the event (the provider gone), with a liveness bound only.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{serve_pid}/stat") as stat:
+                if stat.read().split(")")[-1].split()[0] == "Z":
+                    break  # exited; its parent (gone) is not there to reap it
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(serve_pid, signal.SIGKILL)
+        raise AssertionError("the provider outlived the killed test process")
+    assert not os.path.exists(os.path.join(directory, "ready.json")), "the ready file is removed as the provider stops"

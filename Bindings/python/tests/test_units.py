@@ -43,7 +43,17 @@ def test_an_outer_providers_variables_do_not_reach_serve():
     outer = {"LIMITED_LOGIN_ISSUER": "https://outer", "LIMITED_LOGIN_ADMIN_TOKEN": "t" * 16,
              "LIMITED_LOGIN_URL": "http://outer", "PATH": "/bin"}
 
-    assert serve_environment(outer) == {"LIMITED_LOGIN_URL": "http://outer", "PATH": "/bin"}
+    assert serve_environment(outer, {}) == {"LIMITED_LOGIN_URL": "http://outer", "PATH": "/bin"}
+
+
+def test_the_admin_token_goes_in_the_environment_not_the_command_line():
+    token = "a-long-enough-admin-token"
+
+    arguments = serve_arguments({"admin_token": token})
+    environment = serve_environment({"PATH": "/bin", "LIMITED_LOGIN_ADMIN_TOKEN": "outer-token-000000"}, {"admin_token": token})
+
+    assert not any(token in argument for argument in arguments), arguments
+    assert environment == {"PATH": "/bin", "LIMITED_LOGIN_ADMIN_TOKEN": token}
 
 
 def test_the_variable_names_the_binary(tmp_path, monkeypatch):

@@ -7,6 +7,8 @@ import LimitedLoginJOSE
 /// - `GET /_admin/apps/:id/roles`: `{"roles": [{"user_id", "role"}]}`.
 /// - `PUT /_admin/apps/:id/roles/:user` `{"role": "admin" | "developer" | "tester"}`.
 /// - `DELETE /_admin/apps/:id/roles/:user`.
+/// - `GET /_admin/apps/:id/test-users`: `{"test_users": [user ID]}`; `PUT` and `DELETE
+///   /_admin/apps/:id/test-users/:user` add an existing test user to the app's, or take one off.
 struct AdminAppRoleController: Sendable {
     let services: ProviderServices
     var operations: AdminOperations { AdminOperations(services: services) }
@@ -27,6 +29,19 @@ struct AdminAppRoleController: Sendable {
         }
         router.delete("/_admin/apps/:id/roles/:user") { _, context in
             try await operations.removeRole(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
+            return Responses.json(.object(["success": true]))
+        }
+        // An app's test users: a new app has none; these add an existing user to it, or take one off.
+        router.get("/_admin/apps/:id/test-users") { _, context in
+            let users = try await operations.testUsers(appID: context.parameters.get("id") ?? "")
+            return Responses.json(.object(["test_users": .array(users.map(JSONValue.string))]))
+        }
+        router.put("/_admin/apps/:id/test-users/:user") { _, context in
+            let id = try await operations.addTestUser(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
+            return Responses.json(.object(["success": true, "user_id": .string(id)]))
+        }
+        router.delete("/_admin/apps/:id/test-users/:user") { _, context in
+            try await operations.removeTestUser(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
             return Responses.json(.object(["success": true]))
         }
     }

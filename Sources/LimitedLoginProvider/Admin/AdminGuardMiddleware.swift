@@ -20,7 +20,7 @@ struct AdminGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         // The right token is always let in: wrong ones are counted only to slow a flood of guesses, so nobody
         // without the token can keep its holder out by sending wrong ones (docs/SECURITY.md, "The admin token").
         if constantTimeEquals(token, adminToken) { return try await next(request, context) }
-        let address = ClientAddress.current
+        let address = ClientAddress.of(request, trusting: services.configuration.trustedProxies)
         let now = ProviderTime.systemNow()
         if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
             var response = Responses.json(

@@ -4,6 +4,10 @@
 public enum AdminTokenPolicy {
     /// The fewest characters an admin token may have.
     public static let minimumLength = 16
+    /// The fewest different characters: `aaaaaaaaaaaaaaaa` or `1212121212121212` is long and still guessed.
+    /// What keeps the admin API safe is a token nobody can guess (wrong tokens are counted to slow a flood, never
+    /// to lock the right one out: docs/SECURITY.md).
+    public static let minimumDifferentCharacters = 8
 
     /// Why `token` cannot be the admin token, as a clause, or nil when it can.
     public static func problem(with token: String) -> String? {
@@ -18,6 +22,11 @@ public enum AdminTokenPolicy {
         if token.count < minimumLength {
             return
                 "the admin token has \(token.count) character\(token.count == 1 ? "" : "s"); it needs at least \(minimumLength) (e.g. 'openssl rand -hex 16')"
+        }
+        let different = Set(token).count
+        if different < minimumDifferentCharacters {
+            return
+                "the admin token has only \(different) different character\(different == 1 ? "" : "s") (at least \(minimumDifferentCharacters) are needed): give a random one, e.g. 'openssl rand -hex 16'"
         }
         return nil
     }

@@ -117,14 +117,14 @@ struct ConsoleController: Sendable {
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
         // Another site's page cannot post here (it could not read the answer, but its wrong tokens would count
         // against this address): refused before the token is looked at, and not counted.
-        if let site = CrossSitePost.refusal(request) {
+        if let site = CrossSitePost.refusal(request, publicBaseURL: services.urls.baseURL) {
             services.logger.notice("console sign-in refused: a post from another site", metadata: ["from": "\(site)"])
             return try signInPage(errorMessage: CrossSitePost.message, status: .forbidden)
         }
         let given = form.all("admin_token").count == 1 ? form.all("admin_token").first ?? "" : ""
         // The right token always signs in: wrong ones are counted only to slow guessing (as the admin API's).
         if given.isEmpty || !constantTimeEquals(given, adminToken) {
-            let address = ClientAddress.current
+            let address = ClientAddress.of(request, trusting: services.configuration.trustedProxies)
             let now = ProviderTime.systemNow()
             if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
                 var response = try signInPage(

@@ -1,10 +1,12 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 
 /// The address of the connection a request arrived on, which the sign-in limits count failures by.
 ///
-/// Taken from the socket, never from a header (a client chooses its headers). Hummingbird's
+/// Taken from the socket, never from a header a client chooses: only a trusted proxy's (`serve
+/// --trusted-proxy`) `X-Forwarded-For` or `Forwarded` is read (``of(_:trusting:)``). Hummingbird's
 /// `BasicRequestContext` does not keep the channel, so the provider's connections (``BoundedHTTP1Channel``)
 /// make theirs a task-local value, once per connection, around the task that answers its requests; routes
 /// read ``current``, which reads the address from it only then (formatting an address for every request,
@@ -17,6 +19,19 @@ enum ClientAddress {
     /// address (one host usually holds a whole /64, so counting by full address would be no limit);
     /// nil when the connection has no IP address (tests through the router alone).
     static var current: String? { channel.flatMap { key(for: $0.remoteAddress) } }
+
+    /// The client address of `request`, as a key: the connection's, or, when the connection comes from one of
+    /// the `trusted` proxies, the client those proxies name (``TrustedProxies``).
+    static func of(_ request: Request, trusting trusted: TrustedProxies) -> String? {
+        guard let channel else { return nil }
+        guard !trusted.isEmpty else { return key(for: channel.remoteAddress) }
+        let client = trusted.client(
+            peer: channel.remoteAddress, forwardedFor: request.headers[values: forwardedFor], forwarded: request.headers[values: forwarded])
+        return key(for: client)
+    }
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let forwarded = HTTPField.Name("Forwarded")!
 
     static func key(for address: SocketAddress?) -> String? {
         switch address {

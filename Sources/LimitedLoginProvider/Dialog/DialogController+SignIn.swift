@@ -76,12 +76,13 @@ extension DialogController {
             guard services.configuration.userPicker else {
                 return try await signInPage(dialog, request: request, error: .picker(Self.pickerOff), email: nil, status: .forbidden)
             }
-            guard let found = try await services.store.user(id: userID), found.pickable else {
-                return try await signInPage(dialog, request: request, error: .picker(Self.notPickable), email: nil, status: .forbidden)
-            }
-            // Only whom the page offers: the app's own test users and the people with a role on it.
-            guard try await isOffered(found.id, on: dialog.app) else {
+            // Only whom the page offers: the app's own test users and the people with a role on it (checked first,
+            // and one answer for anyone else, unknown or not: the page tells nothing of other apps' users).
+            guard let found = try await services.store.user(id: userID), try await isOffered(found.id, on: dialog.app) else {
                 return try await signInPage(dialog, request: request, error: .picker(Self.notOffered), email: nil, status: .forbidden)
+            }
+            guard found.pickable else {
+                return try await signInPage(dialog, request: request, error: .picker(Self.notPickable), email: nil, status: .forbidden)
             }
             user = found
         } else {
@@ -92,7 +93,8 @@ extension DialogController {
             // work as a wrong password, so the answer's timing does not tell who exists.
             let found = try await services.store.userWithPasswordHash(email: email)
             let storedHash = found.flatMap { $0.1 }
-            let outcome = try await throttle.signIn(email: email, address: ClientAddress.current) {
+            let address = ClientAddress.of(request, trusting: services.configuration.trustedProxies)
+            let outcome = try await throttle.signIn(email: email, address: address) {
                 await OffEventLoop.run { PasswordHasher.verify(password, againstUserHash: storedHash) }
             }
             switch (outcome, found) {

@@ -24,10 +24,12 @@ struct OpenIDController: Sendable {
             discoveryDocument.document(for: services.urls, facebookHost: servesFacebookHosts && FacebookHostContext.host != nil).response(to: request)
         }
         router.getAndHead("/.well-known/oauth/openid/jwks") { request, _ in
-            try await services.keyring.keySetDocument().response(to: request)
+            guard services.store.location.isShared else { return try await services.keyring.keySetDocument().response(to: request) }
+            return try await ClusterSigning.keys(services).keySetDocument.response(to: request)
         }
         router.getAndHead("/.well-known/oauth/openid/certs") { request, _ in
-            try await services.keyring.certificatesDocument().response(to: request)
+            guard services.store.location.isShared else { return try await services.keyring.certificatesDocument().response(to: request) }
+            return try await ClusterSigning.keys(services).certificates.document().response(to: request)
         }
     }
 

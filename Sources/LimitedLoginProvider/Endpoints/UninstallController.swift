@@ -50,7 +50,17 @@ struct UninstallController: Sendable {
 
     private func uninstall(_ request: Request) async throws -> Response {
         var request = request
-        let form = try await request.formBody(limit: services.configuration.maximumBodySize)
+        // Refusals in Graph's shape (type and code), as every other answer of this endpoint.
+        let read: Result<FormParameters, HTTPError>
+        do { read = .success(try await request.formBody(limit: services.configuration.maximumBodySize)) } catch {
+            guard let refusal = error as? HTTPError else { throw error }
+            read = .failure(refusal)
+        }
+        let form: FormParameters
+        switch read {
+        case .success(let parameters): form = parameters
+        case .failure(let refusal): return Self.error(refusal.body ?? "The body cannot be read.", code: 100, status: refusal.status)
+        }
         let token: String?
         let appID: String?
         do {

@@ -22,10 +22,12 @@ struct FixtureLoader: Sendable {
     func load(_ fixtures: ProviderFixtures) async throws -> (apps: Int, users: Int) {
         try await checkReferences(fixtures)
         var added = (apps: 0, users: 0)
+        var newApps: [String] = []
         for app in fixtures.apps where try await store.app(id: app.id) == nil {
             do {
                 try await store.createApp(AppRecord(fixture: app, secret: RandomIdentifiers.appSecret()))
                 added.apps += 1
+                newApps.append(app.id)
             } catch {
                 guard case .duplicate = error else { throw error }
             }
@@ -59,6 +61,15 @@ struct FixtureLoader: Sendable {
                 } else {
                     throw FixturesError.invalid("user \(user.email) lists an unknown friend \"\(friend)\"")
                 }
+            }
+        }
+        // An app a file brings has the store's test users, as every app had before apps owned their test users
+        // (a file of apps loaded into a store with the demo users lets them in); a user the file gives `apps`
+        // belongs to those alone.
+        if !newApps.isEmpty {
+            let narrowed = Set(fixtures.users.filter { $0.apps != nil }.compactMap { idsByKey[$0.email.lowercased()] })
+            for user in try await store.users() where !narrowed.contains(user.id) {
+                try await store.addTestUser(user.id, toApps: newApps)
             }
         }
         // Roles name people by ID or email, so they follow the users.
@@ -144,7 +155,7 @@ struct FixtureLoader: Sendable {
     }
 
     /// Stores a user (a random ID when none is given) as a test user of their apps (absent: every app the store
-    /// holds now), and returns the ID.
+    /// holds now), and returns the ID. (An app a fixtures file brings gets the store's users in ``load(_:)``.)
     private func createUserAlone(_ user: ProviderFixtures.User) async throws -> String {
         let id = user.id ?? RandomIdentifiers.numericID()
         try await store.createUser(

@@ -28,7 +28,10 @@ struct AccessTokenGrants: Sendable {
                         "access_token": .string(issued.token), "token_type": "bearer", "expires_in": .number(Double(issued.expiresIn)),
                     ]))
             case "fb_extend_sso_token":
-                let caller = try await GraphCallerResolver(services: services).resolve(try value(parameters, "access_token"))
+                // With `appsecret_proof` checked as on every Graph call made with a person's token: an app that
+                // requires it refreshes only from its server.
+                let caller = try await GraphCallerResolver(services: services).resolve(
+                    try value(parameters, "access_token"), query: parameters)
                 guard case .user(_, let record, let app) = caller else {
                     throw GraphError("fb_extend_sso_token needs a user access token.", code: 100)
                 }

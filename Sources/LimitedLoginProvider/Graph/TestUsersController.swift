@@ -198,7 +198,14 @@ struct TestUsersController: Sendable {
 
     private func delete(_ id: String, _ caller: GraphCaller) async throws -> Response {
         guard case .app = caller else { throw Self.appTokenRequired }
-        _ = try await AdminOperations(services: services).deleteUser(try await person(id, caller, "delete"))
+        let userID = try await person(id, caller, "delete")
+        // One app cannot delete a test user other apps share, as on the real service: it takes it off itself.
+        guard try await services.store.appsOfTestUser(userID).count <= 1 else {
+            throw GraphError(
+                "(#2903) Cannot delete this test account because it is associated with other applications. Use DELETE /{app-id}/accounts/test-users?uid=\(id) to remove it from this app.",
+                code: 2903)
+        }
+        _ = try await AdminOperations(services: services).deleteUser(userID)
         return Responses.json(.object(["success": true]))
     }
 

@@ -41,7 +41,7 @@ struct BoundedHTTP1Channel: ServerChildChannel {
         }
         let ready: EventLoopFuture<Value>
         do {
-            let timeouts = ConnectionTimeoutHandler(limits: limits, logger: self.logger)
+            let timeouts = ConnectionTimeoutHandler(limits: limits, logger: self.logger, gate: gate, connection: ObjectIdentifier(channel))
             try channel.pipeline.syncOperations.addHandler(timeouts)
             // Hummingbird asks for the extra handlers from a `@Sendable` closure; this handler belongs to the
             // connection's event loop, where that closure runs (synchronously, inside `setup`).

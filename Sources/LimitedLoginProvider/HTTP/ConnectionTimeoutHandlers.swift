@@ -21,10 +21,18 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHan
     /// When the last bytes arrived. A request's head and end are decoded from those bytes, in the same call
     /// (the decoder sits after this handler), so they take this time rather than reading the clock again.
     private var lastRead = NIODeadline.now()
+    /// The gate that admitted the connection, told when it stops and starts waiting for a request (an idle
+    /// connection may be closed to admit a new one at the maximum), and the connection's identity there.
+    private let gate: ConnectionGate
+    private let connection: ObjectIdentifier
+    /// True between an answer (or the connection's opening) and the next request's first bytes.
+    private var waitingForRequest = true
 
-    init(limits: ConnectionLimits, logger: Logger) {
+    init(limits: ConnectionLimits, logger: Logger, gate: ConnectionGate, connection: ObjectIdentifier) {
         self.wait = ConnectionWait(limits: limits, openedAt: .now())
         self.logger = logger
+        self.gate = gate
+        self.connection = connection
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -51,6 +59,10 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHan
         let now = NIODeadline.now()
         lastRead = now
         wait.bytesArrived(at: now)
+        if waitingForRequest {
+            waitingForRequest = false
+            gate.requestBegan(on: connection)
+        }
         scheduleCheck()
         context.fireChannelRead(data)
     }
@@ -75,6 +87,8 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler, RemovableChannelHan
 
     func answerSent() {
         wait.answerSent(at: .now())
+        waitingForRequest = true
+        gate.answered(on: connection)
         scheduleCheck()
     }
 

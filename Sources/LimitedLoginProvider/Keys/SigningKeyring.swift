@@ -52,8 +52,10 @@ public final class SigningKeyring: Sendable {
     /// How often a node rereads the keys, to follow rotations made through another node.
     static let refreshInterval: UInt64 = 5_000_000_000
 
-    /// Key sets may be cached for an hour; a rotation publishes the next key well before it signs.
-    static let keySetCacheControl = "public, max-age=3600"
+    /// Key sets may be cached for five minutes: less than a rotation's default publish delay
+    /// (``RotationDefaults/publishDelay``, 600 s), so that a cache that obeys it and never refetches on an unknown
+    /// `kid` holds the next key before it signs. (An hour let such a cache refuse new tokens for 50 minutes.)
+    static let keySetCacheControl = "public, max-age=300"
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)

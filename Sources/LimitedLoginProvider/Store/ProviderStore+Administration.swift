@@ -70,11 +70,14 @@ extension ProviderStore {
     package func deleteUser(id: String) async throws(StoreError) -> Bool {
         guard try await user(id: id) != nil else { return false }
         try await run("user \(id)") {
+            // The user first: a membership added meanwhile through another node (``addTestUser(_:toApps:)``, which
+            // inserts only while the user exists) either went in before, and goes with the rows below, or finds
+            // no user.
+            try await db.delete(from: "ll_users").where("id", .equal, id).run()
             try await db.delete(from: "ll_friendships").where("user_id", .equal, id).orWhere("friend_id", .equal, id).run()
             for table in ["ll_grants", "ll_sessions", "ll_authorization_codes", "ll_access_tokens", "ll_app_test_users"] {
                 try await db.delete(from: table).where("user_id", .equal, id).run()
             }
-            try await db.delete(from: "ll_users").where("id", .equal, id).run()
         }
         caches.users.remove(id)
         caches.sessions.removeAll()
@@ -99,7 +102,7 @@ extension ProviderStore {
         try await run("reset") {
             for table in [
                 "ll_friendships", "ll_grants", "ll_sessions", "ll_authorization_codes", "ll_access_tokens",
-                "ll_app_scoped_ids", "ll_users", "ll_apps",
+                "ll_app_scoped_ids", "ll_app_test_users", "ll_app_roles", "ll_users", "ll_apps",
             ] {
                 try await db.delete(from: table).run()
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,19 @@ import Darwin
 final class StoreFileLock: @unchecked Sendable {
     private var descriptor: Int32
     private var fileDescriptor: Int32 = -1
+    /// The locked database file's identity, while this lock holds it.
+    private var lockedFile: FileIdentity?
+
+    /// A file's device and inode: the file itself, whatever names it has.
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The database files this process has locked. A second open of one in the same process is refused before
+    /// it opens the file: closing that descriptor would drop the POSIX locks SQLite holds on the file for the
+    /// first store (SQLite's own warning), so it must never be opened at all.
+    private static let lockedInProcess = Mutex<Set<FileIdentity>>([])
 
     /// Locks the database file that `databasePath` names, however it is named: the lock file sits beside
     /// the file the path resolves to (symbolic links and `..` followed), so a second process that reaches the
@@ -40,15 +54,27 @@ final class StoreFileLock: @unchecked Sendable {
     /// Locks the database file itself (it exists: ``createPrivately(databasePath:)`` has made it): refused when
     /// another process holds it, under whatever name it opened it.
     func lockDatabaseFile(_ databasePath: String) throws(StoreError) {
+        let inUse = StoreError.unavailable(
+            "SQLite file \(databasePath) is in use by another provider process under another name (a hard link or a bind mount of it); "
+                + "an SQLite store serves one process: stop the other one, or give another --database")
+        var status = stat()
+        guard stat(databasePath, &status) == 0 else {
+            throw .unavailable("cannot read the SQLite file \(databasePath): \(String(cString: strerror(errno)))")
+        }
+        let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard Self.lockedInProcess.withLock({ $0.insert(identity).inserted }) else { throw inUse }
         let opened = open(databasePath, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else { throw .unavailable("cannot open the SQLite file \(databasePath): \(String(cString: strerror(errno)))") }
+        guard opened >= 0 else {
+            Self.lockedInProcess.withLock { _ = $0.remove(identity) }
+            throw .unavailable("cannot open the SQLite file \(databasePath): \(String(cString: strerror(errno)))")
+        }
         guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
             close(opened)
-            throw .unavailable(
-                "SQLite file \(databasePath) is in use by another provider process under another name (a hard link or a bind mount of it); "
-                    + "an SQLite store serves one process: stop the other one, or give another --database")
+            Self.lockedInProcess.withLock { _ = $0.remove(identity) }
+            throw inUse
         }
         fileDescriptor = opened
+        lockedFile = identity
     }
 
     /// The path with symbolic links and `..` resolved: the file's when it exists, else its folder's plus its name.
@@ -92,6 +118,10 @@ final class StoreFileLock: @unchecked Sendable {
             flock(fileDescriptor, LOCK_UN)
             close(fileDescriptor)
             fileDescriptor = -1
+        }
+        if let lockedFile {
+            Self.lockedInProcess.withLock { _ = $0.remove(lockedFile) }
+            self.lockedFile = nil
         }
         guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)

@@ -10,7 +10,7 @@ struct ReturnedTokenChecker: Sendable {
     /// Connect allows to be expired.
     func verify(_ token: String, appID: String, acceptingExpired: Bool = false) async throws(TokenVerificationError) -> VerifiedIDToken {
         let keySet: StaticKeySet
-        do { keySet = StaticKeySet(try await services.keyring.current().keySet) } catch {
+        do { keySet = StaticKeySet(try await ClusterSigning.keys(services).keySet) } catch {
             throw .keySetUnavailable("the provider cannot read its own keys")
         }
         var configuration = VerifierConfiguration(appID: appID, allowedIssuers: [services.urls.issuer])
