@@ -109,7 +109,7 @@ struct AppsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let path = "/_admin/apps/\(id)/roles/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user)
+            let path = AppsCommand.path(app: id, "roles", user: user)
             if remove {
                 try await AdminRequest.run(connection, output, path: path, method: .DELETE) { _ in "Took \(user)'s role on app \(id) away." }
             } else {
@@ -133,13 +133,17 @@ struct AppsCommand: AsyncParsableCommand {
         @Flag(help: "Take the user off the app's test users (the user and their other apps stay).") var remove = false
 
         func run() async throws {
-            let path =
-                "/_admin/apps/\(id)/test-users/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user)
+            let path = AppsCommand.path(app: id, "test-users", user: user)
             if remove {
                 try await AdminRequest.run(connection, output, path: path, method: .DELETE) { _ in "\(user) is no longer a test user of app \(id)." }
             } else {
                 try await AdminRequest.run(connection, output, path: path, method: .PUT) { _ in "\(user) is a test user of app \(id)." }
             }
         }
+    }
+
+    /// `/_admin/apps/{app}/{collection}/{user}`, the user (an ID or an email) percent-encoded as one path segment.
+    static func path(app: String, _ collection: String, user: String) -> String {
+        "/_admin/apps/\(app)/\(collection)/" + (user.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user)
     }
 }

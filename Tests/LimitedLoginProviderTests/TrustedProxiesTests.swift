@@ -14,6 +14,21 @@ import Testing
 struct TrustedProxiesTests {
     static func address(_ text: String) -> SocketAddress? { try? SocketAddress(ipAddress: text, port: 0) }
 
+    /// The statuses of wrong admin tokens sent from 127.0.0.1 to a live provider, one per `X-Forwarded-For` value.
+    static func wrongTokens(_ configuration: ProviderConfiguration, forwardedFor values: [String]) async throws -> [HTTPResponse.Status] {
+        try await withLiveProvider(configuration) { _, client, _ in
+            var statuses: [HTTPResponse.Status] = []
+            for forwarded in values {
+                statuses.append(
+                    try await client.execute(
+                        uri: "/_admin/keys", method: .get,
+                        headers: [.authorization: "Bearer wrong-token-0000", HTTPField.Name("X-Forwarded-For")!: forwarded]
+                    ).status)
+            }
+            return statuses
+        }
+    }
+
     @Test("ranges are read as addresses and CIDR ranges, IPv4 and IPv6; anything else is refused with why")
     func parsing() throws {
         let proxies = try TrustedProxies(["10.0.0.0/8, 192.0.2.7", "fd00::/8", "::1"])
@@ -54,18 +69,9 @@ struct TrustedProxiesTests {
         var configuration = KeyRotationAndAdminTests.configuration()
         configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 2, window: 600)
         configuration.trustedProxies = try TrustedProxies(["127.0.0.1"])
-        try await withLiveProvider(configuration) { _, client, _ in
-            var statuses: [HTTPResponse.Status] = []
-            for forwarded in ["198.51.100.1", "198.51.100.1", "198.51.100.1", "198.51.100.2"] {
-                statuses.append(
-                    try await client.execute(
-                        uri: "/_admin/keys", method: .get,
-                        headers: [.authorization: "Bearer wrong-token-0000", HTTPField.Name("X-Forwarded-For")!: forwarded]
-                    ).status)
-            }
-            // The guessing client is held at its third; another client behind the same proxy is not.
-            #expect(statuses == [.forbidden, .forbidden, .tooManyRequests, .forbidden])
-        }
+        let statuses = try await Self.wrongTokens(configuration, forwardedFor: ["198.51.100.1", "198.51.100.1", "198.51.100.1", "198.51.100.2"])
+        // The guessing client is held at its third; another client behind the same proxy is not.
+        #expect(statuses == [.forbidden, .forbidden, .tooManyRequests, .forbidden])
     }
 
     @Test("from a peer that is not a trusted proxy, X-Forwarded-For is ignored: a client cannot escape the count by changing it")
@@ -73,16 +79,7 @@ struct TrustedProxiesTests {
         var configuration = KeyRotationAndAdminTests.configuration()
         configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 2, window: 600)
         configuration.trustedProxies = try TrustedProxies(["10.0.0.0/8"])
-        try await withLiveProvider(configuration) { _, client, _ in
-            var statuses: [HTTPResponse.Status] = []
-            for index in 1...3 {
-                statuses.append(
-                    try await client.execute(
-                        uri: "/_admin/keys", method: .get,
-                        headers: [.authorization: "Bearer wrong-token-0000", HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(index)"]
-                    ).status)
-            }
-            #expect(statuses == [.forbidden, .forbidden, .tooManyRequests])
-        }
+        let statuses = try await Self.wrongTokens(configuration, forwardedFor: ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+        #expect(statuses == [.forbidden, .forbidden, .tooManyRequests])
     }
 }
