@@ -41,7 +41,8 @@ final class ProviderServices: Sendable {
         callbacks = CallbackDeliverer(
             store: store, logger: logger, retryDelays: configuration.callbackRetryDelays, attemptTimeout: configuration.callbackAttemptTimeout)
         clusterClock = ClusterClock(store: store, clock: clock, keyring: keyring)
-        adminTokenAttempts = AdminTokenAttempts(limits: configuration.adminTokenAttemptLimits)
+        adminTokenAttempts = AdminTokenAttempts(
+            limits: configuration.adminTokenAttemptLimits, store: store.location.isShared ? store : nil)
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

@@ -48,7 +48,10 @@ struct LogoutCommand: AsyncParsableCommand {
 
 /// `--state-file`: where `login` saves, and `whoami` and `logout` read.
 struct SavedLoginOptions: ParsableArguments {
-    @Option(help: "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else ~/.local/state/limited-login/session.json).")
+    @Option(
+        help:
+            "Where the login is saved (default: $LIMITED_LOGIN_STATE_FILE, else $XDG_STATE_HOME/limited-login/session.json, else $HOME/.local/state/limited-login/session.json)."
+    )
     var stateFile: String?
 
     var store: FileTokenStore { FileTokenStore(path: stateFile ?? FileTokenStore.defaultPath) }

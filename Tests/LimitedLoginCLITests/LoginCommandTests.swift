@@ -101,6 +101,18 @@ struct LoginCommandTests {
         #expect(after.error == "not logged in (nothing saved at \(state))\n")
     }
 
+    @Test("without --state-file the session is looked for under $HOME, or $XDG_STATE_HOME when it is absolute")
+    func defaultStateFileFollowsHome() async throws {
+        let directory = try folder()
+        let home = directory.appendingPathComponent("home").path
+        let underHome = try await CLIProcess.run(["whoami"], environment: ["HOME": home])
+        #expect(underHome.status == 1)
+        #expect(underHome.error == "not logged in (nothing saved at \(home)/.local/state/limited-login/session.json)\n")
+        let state = directory.appendingPathComponent("xdg").path
+        let underXDG = try await CLIProcess.run(["whoami"], environment: ["HOME": home, "XDG_STATE_HOME": state])
+        #expect(underXDG.error == "not logged in (nothing saved at \(state)/limited-login/session.json)\n")
+    }
+
     @Test("login (classic) prints an access token, and a cancel exits 1 saving nothing")
     func classicLoginAndCancel() async throws {
         let directory = try folder()

@@ -155,6 +155,31 @@ struct AdminTokenHardeningTests {
         #expect(refusal("127.0.0.1:8080", [site: "same-site"]) == "Sec-Fetch-Site: same-site")
     }
 
+    @Test(
+        "two nodes on one PostgreSQL database share the count of wrong admin tokens; the right token still gets in on both",
+        .enabled(if: PostgresTestDatabase.serverURL != nil))
+    func countSharedAcrossNodes() async throws {
+        var configuration = KeyRotationAndAdminTests.configuration()
+        configuration.store = .postgres(url: try await PostgresTestDatabase.create())
+        configuration.adminTokenAttemptLimits = AdminTokenAttemptLimits(perAddress: 4, window: 600)
+        try await withProvider(configuration) { first, _ in
+            try await withProvider(configuration) { second, _ in
+                func keys(_ client: any TestClientProtocol, _ token: String) async throws -> HTTPResponse.Status {
+                    try await client.execute(uri: "/_admin/keys", method: .get, headers: [.authorization: "Bearer \(token)"]).status
+                }
+                for attempt in 1...2 {
+                    #expect(try await keys(first, "wrong-on-first-\(attempt)") == .forbidden)
+                    #expect(try await keys(second, "wrong-on-second-\(attempt)") == .forbidden)
+                }
+                // Four wrong tokens in all, two on each node: the limit is the cluster's.
+                #expect(try await keys(first, "wrong-on-first-3") == .tooManyRequests)
+                #expect(try await keys(second, "wrong-on-second-3") == .tooManyRequests)
+                #expect(try await keys(first, KeyRotationAndAdminTests.adminToken) == .ok)
+                #expect(try await keys(second, KeyRotationAndAdminTests.adminToken) == .ok)
+            }
+        }
+    }
+
     @Test("the count is per address and ends with its window")
     func windowAndAddresses() async {
         let attempts = AdminTokenAttempts(limits: AdminTokenAttemptLimits(perAddress: 2, window: 60))

@@ -173,6 +173,37 @@ struct SignInLimitTests {
         }
     }
 
+    @Test(
+        "many wrong passwords at once, spread over two nodes on one PostgreSQL database: no more than the limit are checked",
+        .enabled(if: PostgresTestDatabase.serverURL != nil))
+    func burstAcrossNodes() async throws {
+        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
+        let configuration = Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000), store: location)
+        try await withProvider(configuration) { first, firstProvider in
+            try await withProvider(configuration) { second, _ in
+                // Forty browsers, half on each node, all guessing Alice's password at once.
+                var pages: [(DialogBrowser, Page)] = []
+                for index in 0..<40 {
+                    let browser = DialogBrowser(client: index % 2 == 0 ? first : second)
+                    pages.append((browser, try await browser.get(dialogPath())))
+                }
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for (browser, page) in pages {
+                        group.addTask { try await browser.signIn(email: "alice@example.com", password: "burst", on: page).status }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == .unauthorized }.count == 10)
+                #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
+                // Every place was given back: none is left in the store.
+                let held = try await firstProvider.store.holdSignInCheck(
+                    id: "probe", places: [.init(key: SignInThrottle.accountKey(email: "nobody@example.com"), failures: 0, limit: 1)],
+                    window: 60, now: ProviderTime.now())
+                #expect(held)
+            }
+        }
+    }
+
     /// The timing itself is measured by `limited-login-bench signin-timing` (a busy machine moves medians);
     /// here, what makes the two times equal: the unknown email is checked against a decoy with the cost of a
     /// stored password, and the page and status are the same.

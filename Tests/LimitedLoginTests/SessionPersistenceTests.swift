@@ -8,6 +8,21 @@ import Testing
 /// `current` values: saved to an owner-only file, restored, cleared by logout, every change announced.
 @Suite("SDK: the session")
 struct SessionPersistenceTests {
+    @Test("the default file follows LIMITED_LOGIN_STATE_FILE, then an absolute XDG_STATE_HOME, then HOME")
+    func defaultPathFollowsTheEnvironment() {
+        let session = "limited-login/session.json"
+        #expect(FileTokenStore.defaultPath(environment: ["HOME": "/tmp/elsewhere"]) == "/tmp/elsewhere/.local/state/" + session)
+        #expect(FileTokenStore.defaultPath(environment: ["HOME": "/h", "XDG_STATE_HOME": "/x/state"]) == "/x/state/" + session)
+        #expect(FileTokenStore.defaultPath(environment: ["HOME": "/h", "XDG_STATE_HOME": "relative"]) == "/h/.local/state/" + session)
+        #expect(FileTokenStore.defaultPath(environment: ["HOME": "/h", "XDG_STATE_HOME": ""]) == "/h/.local/state/" + session)
+        #expect(
+            FileTokenStore.defaultPath(environment: ["HOME": "/h", "XDG_STATE_HOME": "/x", "LIMITED_LOGIN_STATE_FILE": "/s.json"])
+                == "/s.json")
+        let account = (NSHomeDirectory() as NSString).appendingPathComponent(".local/state/" + session)
+        #expect(FileTokenStore.defaultPath(environment: [:]) == account)
+        #expect(FileTokenStore.defaultPath(environment: ["HOME": ""]) == account)
+    }
+
     @Test("the saved file is readable by its owner only, and a new session restores it")
     func savedAndRestored() async throws {
         try await withSDKProvider { provider in

@@ -24,13 +24,20 @@ public struct FileTokenStore: TokenStore {
     }
 
     /// `$LIMITED_LOGIN_STATE_FILE`, else `$XDG_STATE_HOME/limited-login/session.json`, else
-    /// `~/.local/state/limited-login/session.json`.
-    public static var defaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["LIMITED_LOGIN_STATE_FILE"], !explicit.isEmpty { return explicit }
+    /// `$HOME/.local/state/limited-login/session.json` (the account's home when `HOME` is not set).
+    public static var defaultPath: String { defaultPath(environment: ProcessInfo.processInfo.environment) }
+
+    /// ``defaultPath`` for these variables. An empty variable counts as unset, and so does an
+    /// `XDG_STATE_HOME` that is not an absolute path (the XDG base directory rule).
+    public static func defaultPath(environment: [String: String]) -> String {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let explicit = value("LIMITED_LOGIN_STATE_FILE") { return explicit }
+        // Foundation's home directory on Linux is the account's (the password database), not `$HOME`: a
+        // user or a CI job that points HOME elsewhere expects its files there.
+        let home = value("HOME") ?? NSHomeDirectory()
         let stateHome =
-            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/state")
+            value("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (home as NSString).appendingPathComponent(".local/state")
         return (stateHome as NSString).appendingPathComponent("limited-login/session.json")
     }
 

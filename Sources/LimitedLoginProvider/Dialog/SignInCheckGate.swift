@@ -7,7 +7,8 @@
 /// under some key ends, then looks again. Correct sign-ins arriving together therefore wait their turn
 /// (each check takes milliseconds) and are never refused, and nothing stays counted when a process dies.
 ///
-/// The places are this node's: nodes sharing a database share the failures, not the checks in flight.
+/// The places here are this node's; on a shared database ``SignInThrottle`` also holds each check's places in
+/// the store, where every node sees them.
 actor SignInCheckGate {
     /// One limit a check must fit under: its key, the failures the store holds for it, and the limit.
     struct Place: Sendable {

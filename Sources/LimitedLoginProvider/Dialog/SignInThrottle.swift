@@ -8,6 +8,9 @@ import Foundation
 /// and a process that dies in the middle of a check leaves nothing counted. So that a burst of guesses sent
 /// at once cannot all be checked before the first failure is counted, the checks in flight on this node hold
 /// a place under the same limits (``SignInCheckGate``): a sign-in that would go over waits for a check to end.
+/// On a shared database each check also holds its place in the store
+/// (``ProviderStore/holdSignInCheck(id:places:window:now:)``), so that the limits are the cluster's: a burst
+/// spread over N nodes is checked no more than the limit, not N times it.
 struct SignInThrottle: Sendable {
     let store: ProviderStore
     let limits: SignInLimits
@@ -38,6 +41,7 @@ struct SignInThrottle: Sendable {
     func signIn(email: String, address: String?, check: @Sendable () async throws -> Bool) async throws -> Outcome {
         let account = Self.accountKey(email: email)
         let client = Self.addressKey(address)
+        let checkID = RandomIdentifiers.secret(byteCount: 16)
         while true {
             let generation = await gate.failureGeneration
             let now = ProviderTime.now()
@@ -53,7 +57,18 @@ struct SignInThrottle: Sendable {
                 SignInCheckGate.Place(key: account, failures: accountFailures.attempts, limit: limits.perAccount),
                 SignInCheckGate.Place(key: client, failures: clientFailures.attempts, limit: limits.perAddress),
             ]
-            if await gate.enter(places, readAtGeneration: generation) { break }
+            guard await gate.enter(places, readAtGeneration: generation) else { continue }
+            if !store.location.isShared { break }
+            do {
+                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window, now: now) { break }
+            } catch {
+                await gate.leave([account, client], failed: false)
+                throw error
+            }
+            // Checks on other nodes fill a limit: give this node's place back and look again shortly (they take
+            // milliseconds; one whose node died lapses after ProviderStore.signInCheckHold seconds).
+            await gate.leave([account, client], failed: false)
+            try await Task.sleep(for: .milliseconds(20))
         }
         let matched: Bool
         do {
@@ -66,10 +81,20 @@ struct SignInThrottle: Sendable {
                 _ = try await store.countSignInFailure(key: client, window: limits.window, now: now)
             }
         } catch {
-            await gate.leave([account, client], failed: true)
+            await release(checkID, keys: [account, client], failed: true)
             throw error
         }
-        await gate.leave([account, client], failed: !matched)
+        await release(checkID, keys: [account, client], failed: !matched)
         return matched ? .succeeded : .failed
+    }
+
+    /// Gives back a check's places, in the store after its failure was counted there (so that the failures
+    /// plus the places never count less than the truth), then on this node.
+    private func release(_ checkID: String, keys: [String], failed: Bool) async {
+        if store.location.isShared {
+            // A place that cannot be given back (the store is unreachable) lapses by itself.
+            try? await store.releaseSignInCheck(id: checkID)
+        }
+        await gate.leave(keys, failed: failed)
     }
 }

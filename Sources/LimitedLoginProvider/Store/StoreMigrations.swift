@@ -24,6 +24,7 @@ enum StoreMigrations {
         StoreMigration(name: "0011_pickable_users_by_name", apply: indexPickableUsersByName),
         StoreMigration(name: "0012_revoked_access_tokens", apply: addRevokedAccessTokens),
         StoreMigration(name: "0013_test_users_per_app", apply: addTestUsersPerApp),
+        StoreMigration(name: "0014_sign_in_checks_in_flight", apply: addSignInChecksInFlight),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -291,5 +292,16 @@ enum StoreMigrations {
                 throw error
             }
         }
+    }
+
+    /// The places that password checks in flight hold across the nodes of a shared database
+    /// (``ProviderStore/holdSignInCheck(id:places:window:now:)``).
+    private static func addSignInChecksInFlight(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_sign_in_checks")
+            .column("check_id", type: .text, .notNull)
+            .column("attempt_key", type: .text, .notNull)
+            .column("expires_at", type: .bigint, .notNull)
+            .run()
+        try await db.create(index: "ll_sign_in_checks_key").on("ll_sign_in_checks").column("attempt_key").run()
     }
 }
