@@ -60,7 +60,10 @@ struct SignInThrottle: Sendable {
             guard await gate.enter(places, readAtGeneration: generation) else { continue }
             if !store.location.isShared { break }
             do {
-                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window, now: now) { break }
+                // The time now, not the loop's: the wait at the gate can be long, and a window that began
+                // since (the first failure's) would not count.
+                let holdNow = ProviderTime.now()
+                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window, now: holdNow) { break }
             } catch {
                 await gate.leave([account, client], failed: false)
                 throw error

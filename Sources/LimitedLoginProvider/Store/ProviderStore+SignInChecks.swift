@@ -5,8 +5,10 @@ import SQLKit
 /// held to the limit, not to the limit on each node. A node that dies mid-check leaves its places, which lapse
 /// after ``signInCheckHold`` seconds; they are places, never failures.
 extension ProviderStore {
-    /// How long a place lasts at most (a check takes milliseconds).
-    static let signInCheckHold: Int64 = 30
+    /// How long a place lasts at most. A check takes milliseconds, but a debug build on a loaded machine has
+    /// taken most of a minute to get through forty at once (seen: places of 30 s lapsed mid-check and let more
+    /// checks in); a crashed node's places hold a full limit's sign-ins back for no longer than this.
+    static let signInCheckHold: Int64 = 300
 
     /// Takes a place for check `id` under every limit when, for each, the failures in the window plus the
     /// places held stay under it, and returns true; otherwise takes none and returns false. On PostgreSQL in
