@@ -70,18 +70,20 @@ struct ClusterSigningTests {
         try await withProvider(configuration) { first, firstProvider in
             try await withProvider(configuration) { second, _ in
                 _ = try await Self.mint(second)
-                let moved = try await admin(first, "/_admin/clock", method: .post, json: #"{"advance": 120}"#)
+                // An hour's move and a delay of 10 minutes: a node on its own clock would schedule the key 50
+                // minutes in the moved clock's past, and no load makes 10 minutes pass during the test.
+                let moved = try await admin(first, "/_admin/clock", method: .post, json: #"{"advance": 3600}"#)
                 #expect(moved.status == .ok, "\(moved.object)")
-                let rotated = try await Self.rotate(second, "publish_delay=30")
+                let rotated = try await Self.rotate(second, "publish_delay=600")
                 #expect(rotated.status == .ok)
                 let signsFrom = try #require(
                     try StrictJSONParser().parse(Array(String(buffer: rotated.body).utf8)).objectValue?["signs_from"]?.numberValue)
-                // On the moved clock the new key signs 30 s after the move's time: not yet.
+                // On the moved clock the new key signs 600 s after the move's time: not yet.
                 #expect(Int64(signsFrom) > firstProvider.clock.now(), "on the moved clock the new key must not sign yet")
                 let token = try await Self.mint(second)
                 let newKid = try #require(
                     try StrictJSONParser().parse(Array(String(buffer: rotated.body).utf8)).objectValue?["kid"]?.stringValue)
-                #expect(try Self.kid(token) != newKid, "the new key signs only once its 30 s have passed on the cluster's clock")
+                #expect(try Self.kid(token) != newKid, "the new key signs only once its 600 s have passed on the cluster's clock")
             }
         }
     }

@@ -198,7 +198,7 @@ struct SignInLimitTests {
                 // Every place was given back: none is left in the store.
                 let held = try await firstProvider.store.holdSignInCheck(
                     id: "probe", places: [.init(key: SignInThrottle.accountKey(email: "nobody@example.com"), failures: 0, limit: 1)],
-                    window: 60, now: ProviderTime.now())
+                    window: 60)
                 #expect(held)
             }
         }

@@ -9,7 +9,7 @@ import Foundation
 /// at once cannot all be checked before the first failure is counted, the checks in flight on this node hold
 /// a place under the same limits (``SignInCheckGate``): a sign-in that would go over waits for a check to end.
 /// On a shared database each check also holds its place in the store
-/// (``ProviderStore/holdSignInCheck(id:places:window:now:)``), so that the limits are the cluster's: a burst
+/// (``ProviderStore/holdSignInCheck(id:places:window:)``), so that the limits are the cluster's: a burst
 /// spread over N nodes is checked no more than the limit, not N times it.
 struct SignInThrottle: Sendable {
     let store: ProviderStore
@@ -60,10 +60,7 @@ struct SignInThrottle: Sendable {
             guard await gate.enter(places, readAtGeneration: generation) else { continue }
             if !store.location.isShared { break }
             do {
-                // The time now, not the loop's: the wait at the gate can be long, and a window that began
-                // since (the first failure's) would not count.
-                let holdNow = ProviderTime.now()
-                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window, now: holdNow) { break }
+                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window) { break }
             } catch {
                 await gate.leave([account, client], failed: false)
                 throw error

@@ -10,15 +10,19 @@ extension ProviderStore {
     /// checks in); a crashed node's places hold a full limit's sign-ins back for no longer than this.
     static let signInCheckHold: Int64 = 300
 
+    /// How far after a node's reading of the clock another node's window may begin and still count.
+    static let signInClockSlack: Int64 = 5
+
     /// Takes a place for check `id` under every limit when, for each, the failures in the window plus the
     /// places held stay under it, and returns true; otherwise takes none and returns false. On PostgreSQL in
     /// one transaction holding an advisory lock per key, so that nodes take turns.
-    func holdSignInCheck(id: String, places: [SignInCheckGate.Place], window: Int64, now: Int64) async throws(StoreError) -> Bool {
+    /// The provider's time is read once the locks are held (a wait for them can be long under load).
+    func holdSignInCheck(id: String, places: [SignInCheckGate.Place], window: Int64) async throws(StoreError) -> Bool {
         try await run("sign-in checks") {
             try await db.withSession { session in
                 try await session.raw("BEGIN").run()
                 do {
-                    let held = try await Self.holdSignInCheck(id: id, places: places, window: window, now: now, on: session)
+                    let held = try await Self.holdSignInCheck(id: id, places: places, window: window, on: session)
                     try await session.raw(held ? "COMMIT" : "ROLLBACK").run()
                     return held
                 } catch {
@@ -30,17 +34,22 @@ extension ProviderStore {
     }
 
     private static func holdSignInCheck(
-        id: String, places: [SignInCheckGate.Place], window: Int64, now: Int64, on db: any SQLDatabase
+        id: String, places: [SignInCheckGate.Place], window: Int64, on db: any SQLDatabase
     ) async throws -> Bool {
         for key in places.map(\.key).sorted() {
             try await db.raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run()
         }
+        let now = ProviderTime.now()
         try await db.delete(from: "ll_sign_in_checks").where("expires_at", .lessThanOrEqual, now).run()
         for place in places {
+            // A window that began up to a few seconds after `now` counts: another node may have counted the
+            // first failure after this node read the clock (seen under load: with `<= now`, every failure was
+            // left out and twice the limit was checked). One further ahead (the clock was moved back) does
+            // not, as in ``signInFailures(key:window:now:)``.
             let failures =
                 try await db.select().column("attempts").from("ll_sign_in_attempts")
                 .where("attempt_key", .equal, place.key).where("window_start", .greaterThan, now - window)
-                .where("window_start", .lessThanOrEqual, now).first()
+                .where("window_start", .lessThanOrEqual, now + signInClockSlack).first()
                 .map { try $0.decode(column: "attempts", as: Int64.self) } ?? 0
             let held =
                 try await db.raw("SELECT COUNT(*) AS held FROM ll_sign_in_checks WHERE attempt_key = \(bind: place.key)")

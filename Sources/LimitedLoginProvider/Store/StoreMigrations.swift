@@ -295,7 +295,7 @@ enum StoreMigrations {
     }
 
     /// The places that password checks in flight hold across the nodes of a shared database
-    /// (``ProviderStore/holdSignInCheck(id:places:window:now:)``).
+    /// (``ProviderStore/holdSignInCheck(id:places:window:)``).
     private static func addSignInChecksInFlight(_ db: any SQLDatabase) async throws {
         try await db.create(table: "ll_sign_in_checks")
             .column("check_id", type: .text, .notNull)
