@@ -154,21 +154,27 @@ struct SignInLimitTests {
         }
     }
 
+    /// One browser per client, each with its own page and token, all sending a wrong password for Alice at
+    /// once; the statuses answered.
+    static func guessAtOnce(on clients: [any TestClientProtocol]) async throws -> [HTTPResponse.Status] {
+        var pages: [(DialogBrowser, Page)] = []
+        for client in clients {
+            let browser = DialogBrowser(client: client)
+            pages.append((browser, try await browser.get(dialogPath())))
+        }
+        return try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+            for (browser, page) in pages {
+                group.addTask { try await browser.signIn(email: "alice@example.com", password: "burst", on: page).status }
+            }
+            return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+        }
+    }
+
     @Test("many wrong passwords sent at once: no more than the limit are checked")
     func burst() async throws {
         try await withProvider(Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000))) { client, _ in
             // Forty browsers, each with its own page and token, all guessing Alice's password at once.
-            var pages: [(DialogBrowser, Page)] = []
-            for _ in 0..<40 {
-                let browser = DialogBrowser(client: client)
-                pages.append((browser, try await browser.get(dialogPath())))
-            }
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for (browser, page) in pages {
-                    group.addTask { try await browser.signIn(email: "alice@example.com", password: "burst", on: page).status }
-                }
-                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
-            }
+            let statuses = try await Self.guessAtOnce(on: Array(repeating: client, count: 40))
             #expect(statuses.filter { $0 == .unauthorized }.count == 10)
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
         }
@@ -183,17 +189,7 @@ struct SignInLimitTests {
         try await withProvider(configuration) { first, firstProvider in
             try await withProvider(configuration) { second, _ in
                 // Forty browsers, half on each node, all guessing Alice's password at once.
-                var pages: [(DialogBrowser, Page)] = []
-                for index in 0..<40 {
-                    let browser = DialogBrowser(client: index % 2 == 0 ? first : second)
-                    pages.append((browser, try await browser.get(dialogPath())))
-                }
-                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                    for (browser, page) in pages {
-                        group.addTask { try await browser.signIn(email: "alice@example.com", password: "burst", on: page).status }
-                    }
-                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
-                }
+                let statuses = try await Self.guessAtOnce(on: (0..<40).map { $0 % 2 == 0 ? first : second })
                 #expect(statuses.filter { $0 == .unauthorized }.count == 10)
                 #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
                 // Every place was given back: none is left in the store.
