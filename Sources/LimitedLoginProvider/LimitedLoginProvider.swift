@@ -124,7 +124,7 @@ public struct LimitedLoginProvider: Sendable {
         FaviconController().addRoutes(to: router)
         AssetsController().addRoutes(to: router)
         HealthController(services: services).addRoutes(to: router)
-        MetricsController(services: services).addRoutes(to: router)
+        MetricsController(services: services, adminToken: adminToken).addRoutes(to: router)
         DialogController(services: services).addRoutes(to: router)
         OpenIDController(services: services).addRoutes(to: router)
         UninstallController(services: services).addRoutes(to: router)

@@ -48,6 +48,10 @@ public struct ProviderConfiguration: Sendable {
     /// The proxies whose `X-Forwarded-For` / `Forwarded` name the client for the per-address rules (failed
     /// sign-ins, wrong admin tokens): `serve --trusted-proxy`. None by default: the connection's address counts.
     public var trustedProxies = TrustedProxies.none
+    /// How many test users one client address may add an hour on the sign-in page ("Add a test user").
+    public var addedUsersPerHour = 20
+    /// Serve `/metrics` to anyone (`serve --public-metrics`); by default it needs the admin token.
+    public var publicMetrics = false
     /// The level of the line each answered request gets (`serve --request-log`): `.info` (the default)
     /// logs every request at the default level; `.debug` keeps them out of the log unless `--log-level
     /// debug`. Polled paths (`/health`, `/metrics`) are always at debug, failures always at error.
@@ -57,6 +61,9 @@ public struct ProviderConfiguration: Sendable {
     public var callbackRetryDelays: [Duration] = [.seconds(2), .seconds(10), .seconds(60), .seconds(300)]
     /// How long one attempt of an app callback may take, from connecting to the whole answer.
     public var callbackAttemptTimeout: Duration = .seconds(10)
+    /// Let app callbacks go to private, link-local, unspecified and any loopback address
+    /// (``CallbackAddressPolicy``; `serve --allow-private-callbacks`).
+    public var allowsPrivateCallbacks = false
 
     public init(
         host: String = "127.0.0.1",

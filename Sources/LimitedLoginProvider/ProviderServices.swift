@@ -25,6 +25,8 @@ final class ProviderServices: Sendable {
     let recentHealth = RecentHealthCheck()
     /// Wrong admin tokens per client address (the admin API's and the console's sign-in).
     let adminTokenAttempts: AdminTokenAttempts
+    /// Test users added on the sign-in page per client address.
+    let addedUsers: AddedUserLimit
     /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.
     let tls: ServerTLS?
     /// Keeps the clock the cluster's when the store is shared.
@@ -39,10 +41,12 @@ final class ProviderServices: Sendable {
     ) {
         self.tls = tls
         callbacks = CallbackDeliverer(
-            store: store, logger: logger, retryDelays: configuration.callbackRetryDelays, attemptTimeout: configuration.callbackAttemptTimeout)
+            store: store, logger: logger, retryDelays: configuration.callbackRetryDelays, attemptTimeout: configuration.callbackAttemptTimeout,
+            allowsPrivateAddresses: configuration.allowsPrivateCallbacks)
         clusterClock = ClusterClock(store: store, clock: clock, keyring: keyring)
         adminTokenAttempts = AdminTokenAttempts(
             limits: configuration.adminTokenAttemptLimits, store: store.location.isShared ? store : nil)
+        addedUsers = AddedUserLimit(limit: configuration.addedUsersPerHour)
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LimitedLoginJOSE
 
 /// `limited-login ca export`: the certificate of the local certificate authority that `serve --tls` made.
@@ -36,6 +37,17 @@ struct CACommand: AsyncParsableCommand {
         )
         var includeKey = false
 
+        @Option(
+            name: .customLong("output"),
+            help: ArgumentHelp(
+                "Write to FILE instead of standard output: whole or not at all, readable by you only (mode 0600 from its first byte) when it holds the key.",
+                valueName: "file"))
+        var output: String?
+
+        func validate() throws {
+            if let output, let problem = PrivateFile.problem(writing: output, flag: "--output") { throw ValidationError(problem) }
+        }
+
         func run() async throws {
             let answer = try await AdminRequest.send(connection, path: "/_admin/ca" + (includeKey ? "?include_key=true" : ""), method: .GET)
             guard let certificate = answer.objectValue?["certificate"]?.stringValue else {
@@ -45,7 +57,23 @@ struct CACommand: AsyncParsableCommand {
             if includeKey, let key = answer.objectValue?["private_key"]?.stringValue {
                 output += "\n" + (key.hasSuffix("\n") ? String(key.dropLast()) : key)
             }
-            printLine(output)
+            guard let file = self.output else {
+                // A redirect (`> ca-key.pem`) makes a file with the umask's mode, often readable by everyone.
+                if includeKey, isatty(STDERR_FILENO) == 1 {
+                    printErrorLine("limited-login: warning: the CA's private key is on standard output; --output FILE writes it readable by you only")
+                }
+                printLine(output)
+                return
+            }
+            do {
+                if includeKey {
+                    try PrivateFile.write(Data((output + "\n").utf8), to: file)
+                } else {
+                    try Data((output + "\n").utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                }
+            } catch {
+                throw CommandFailure.fail("limited-login ca export: \(error)")
+            }
         }
     }
 }

@@ -66,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustedProxies = try network.proxies
         configuration.initializesStore = store.initializeStore
         configuration.requestLogLevel = logging.requestLog == "debug" ? .debug : .info
+        configuration.publicMetrics = logging.publicMetrics
+        configuration.allowsPrivateCallbacks = network.allowPrivateCallbacks
         // With --exec the signals are the command's (ExecSignals), taken from here on.
         let exec = harness.exec
         let execSignals = exec.map { _ in ExecSignals(grace: ServeExec.leftoverGrace) }

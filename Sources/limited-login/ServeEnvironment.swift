@@ -16,7 +16,7 @@ enum ServeEnvironment {
         ("header-timeout", false), ("idle-timeout", false), ("body-timeout", false), ("max-connections", false),
         ("max-connections-per-address", false),
         ("exec", false), ("ready-file", false), ("export-on-exit", false), ("tls", true), ("init", true),
-        ("trusted-proxy", false), ("exit-with-stdin", true),
+        ("trusted-proxy", false), ("exit-with-stdin", true), ("public-metrics", true), ("allow-private-callbacks", true),
     ]
 
     /// The variable that stands for `--name`.

@@ -52,6 +52,13 @@ struct ServeNetworkOptions: ParsableArguments {
             valueName: "cidr"))
     var trustedProxies: [String] = []
 
+    @Flag(
+        name: .customLong("allow-private-callbacks"),
+        help:
+            "Let apps' callback URLs name private, link-local and any loopback address (by default only the public internet, and http://127.0.0.1, [::1] or localhost on a port from 1024 for test receivers)."
+    )
+    var allowPrivateCallbacks = false
+
     /// The trusted proxies the options name, or the first one that cannot be read.
     var proxies: TrustedProxies {
         get throws {

@@ -21,6 +21,17 @@ struct CLITLSTrustTests {
         let exported = try await CLIProcess.run(["ca", "export"], environment: admin)
         #expect(written.hasSuffix("-----END CERTIFICATE-----\n"), "a bundle it is appended to stays valid")
         #expect(exported.status == 0 && written == exported.output, "the same file as 'ca export' writes")
+        // Issue #56: with the key, --output writes a file only its owner can read, from its first byte.
+        let keyFile = folder.appendingPathComponent("ca-key.pem").path
+        let withKey = try await CLIProcess.run(["ca", "export", "--include-key", "--output", keyFile], environment: admin)
+        #expect(withKey.status == 0 && withKey.output.isEmpty, "\(withKey.error)")
+        let keyText = try String(contentsOfFile: keyFile, encoding: .utf8)
+        #expect(keyText.hasPrefix(written) && keyText.contains("PRIVATE KEY-----"))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
+        let intoFolder = try await CLIProcess.run(["ca", "export", "--include-key", "--output", folder.path], environment: admin)
+        #expect(
+            intoFolder.status == 64 && intoFolder.error.contains("--output \(folder.path) is a folder; give a file's path"), "\(intoFolder.error)")
         let minted = try await CLIProcess.run(
             ["token", "--app-id", "1000000000000001", "--user", "alice@example.com", "--nonce", "n-1", "--ca-file", ca], environment: admin)
         #expect(minted.status == 0, "\(minted.error)")

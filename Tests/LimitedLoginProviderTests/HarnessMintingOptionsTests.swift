@@ -105,7 +105,7 @@ struct HarnessMintingOptionsTests {
         arguments: [
             (
                 #","lifetme":5"#,
-                "Unknown key \"lifetme\"; the accepted keys are: app_id, claims, defect, exp, iat, lifetime, nonce, permissions, raw_nonce, subject, tracking, user."
+                "Unknown key \"lifetme\"; the accepted keys are: app_id, claims, defect, exp, iat, ignore_development_mode, lifetime, nonce, permissions, raw_nonce, subject, tracking, user."
             ),
             (#","claims":[1]"#, "\"claims\" must be an object of claim names and values (null removes a claim)."),
             (#","lifetime":0"#, "\"lifetime\" must be a whole number of seconds from 1 to 316224000 (ten years)."),

@@ -11,10 +11,30 @@ import Testing
 @Suite("Operations: metrics and health")
 struct OperationsTests {
     static func metrics(_ client: any TestClientProtocol) async throws -> String {
-        let response = try await client.execute(uri: "/metrics", method: .get)
+        let response = try await client.execute(
+            uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(KeyRotationAndAdminTests.adminToken)"])
         #expect(response.status == .ok)
         #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
         return String(buffer: response.body)
+    }
+
+    @Test("/metrics needs the admin token (401 without, 403 wrong) unless serve --public-metrics")
+    func metricsNeedTheAdminToken() async throws {
+        try await withProvider(harnessConfiguration()) { client, _ in
+            let anonymous = try await client.execute(uri: "/metrics", method: .get)
+            #expect(anonymous.status == .unauthorized && !String(buffer: anonymous.body).contains("limited_login_"))
+            #expect(String(buffer: anonymous.body).contains("The admin API needs Authorization: Bearer <admin token>."))
+            let wrong = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer not-the-admin-token-at-all"])
+            #expect(wrong.status == .forbidden && String(buffer: wrong.body).contains("The admin token is wrong."))
+            #expect(try await Self.metrics(client).contains("limited_login_"))
+        }
+        var configuration = harnessConfiguration()
+        configuration.publicMetrics = true
+        try await withProvider(configuration) { client, _ in
+            _ = try await client.execute(uri: "/.well-known/openid-configuration", method: .get)
+            let anonymous = try await client.execute(uri: "/metrics", method: .get)
+            #expect(anonymous.status == .ok && String(buffer: anonymous.body).contains("limited_login_"))
+        }
     }
 
     /// The value of one sample line (`name{labels} value`), or nil when it is absent.
@@ -24,7 +44,7 @@ struct OperationsTests {
 
     @Test("dialog pages, logins, tokens by kind, errors by kind and request latency are counted")
     func countsWhatHappens() async throws {
-        try await withProvider { client, _ in
+        try await withProvider(harnessConfiguration()) { client, _ in
             let browser = DialogBrowser(client: client)
             _ = try await browser.logIn(dialogPath(scope: "openid,email"), as: TestFixtures.alice)
             let classic = try await DialogBrowser(client: client).logIn(
@@ -55,7 +75,7 @@ struct OperationsTests {
 
     @Test("every metric has its HELP line; latency is by exact status; a cancel is an outcome, not an error; the favicon is served, not a 404")
     func helpStatusCancelFavicon() async throws {
-        try await withProvider { client, _ in
+        try await withProvider(harnessConfiguration()) { client, _ in
             let browser = DialogBrowser(client: client)
             let signIn = try await browser.get(dialogPath())
             let consent = try await browser.get(

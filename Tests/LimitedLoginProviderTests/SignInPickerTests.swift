@@ -243,4 +243,32 @@ struct SignInPickerTests {
             #expect(signedIn.location == "/dialog/oauth?" + request)
         }
     }
+
+    @Test("'Add a test user' is limited per address: past the limit, 429 with Retry-After on the form, and nobody is made (issue #56)")
+    func addingIsLimited() async throws {
+        var configuration = KeyRotationAndAdminTests.configuration()
+        configuration.addedUsersPerHour = 2
+        try await withProvider(configuration) { client, provider in
+            func add(_ name: String, _ email: String) async throws -> Page {
+                let browser = DialogBrowser(client: client)
+                let page = try await browser.get(dialogPath())
+                var form = FormParameters()
+                form.append("csrf_token", try #require(page.hiddenInput("csrf_token")))
+                form.append("request", try #require(page.hiddenInput("request")))
+                form.append("new_user_name", name)
+                form.append("new_user_email", email)
+                return try await browser.post(DialogController.signInPath, form: form)
+            }
+            #expect(try await add("First Added", "first.added@example.com").status == .seeOther)
+            #expect(try await add("Second Added", "second.added@example.com").status == .seeOther)
+            let third = try await add("Third Added", "third.added@example.com")
+            #expect(third.status == .tooManyRequests)
+            let retryAfter = try #require(third.headers[.retryAfter].flatMap { Int($0) })
+            #expect((3500...3600).contains(retryAfter), "\(retryAfter)")
+            #expect(third.body.contains("Too many test users were added from this address. Try again in 60 minutes, or pick one."))
+            #expect(third.body.contains("Third Added"), "what was typed is kept in the form")
+            #expect(try await provider.store.user(idOrEmail: "third.added@example.com") == nil)
+            #expect(try await provider.store.user(idOrEmail: "second.added@example.com") != nil)
+        }
+    }
 }

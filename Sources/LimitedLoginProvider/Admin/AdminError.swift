@@ -8,6 +8,8 @@ import LimitedLoginJOSE
 struct AdminError: Error, HTTPResponseError, Equatable {
     let status: HTTPResponse.Status
     let message: String
+    /// Seconds until the same request may succeed (429), sent as Retry-After.
+    var retryAfter: Int64?
 
     init(_ status: HTTPResponse.Status, _ message: String) {
         self.status = status
@@ -25,6 +27,8 @@ struct AdminError: Error, HTTPResponseError, Equatable {
     var json: JSONValue { .object(["error": .object(["message": .string(message)])]) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Responses.json(json, status: status)
+        var response = Responses.json(json, status: status)
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }

@@ -13,6 +13,7 @@ extension AdminOperations {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         do { try ProviderFixtures(apps: [app]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        try checkCallbackAddresses(app)
         var roles: [(userID: String, role: AppRole)] = []
         for (person, name) in (app.roles ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let user = try await store.user(idOrEmail: person) else { throw AdminError.notFound("No test user with ID or email \(person).") }
@@ -63,7 +64,18 @@ extension AdminOperations {
             do { try RedirectURIRegistration.check(uri) } catch { throw AdminError.badRequest(error.description) }
         }
         do { try ProviderFixtures(apps: [shape]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
+        try checkCallbackAddresses(shape)
         return EditedApp(original: original, app: app)
+    }
+
+    /// Refuses callback URLs on the provider's own network (``CallbackAddressPolicy``), unless the provider
+    /// allows them. A host name is judged again when a callback is posted.
+    private func checkCallbackAddresses(_ app: ProviderFixtures.App) throws {
+        guard !services.configuration.allowsPrivateCallbacks else { return }
+        for (name, url) in [("deauthorize_callback_url", app.deauthorizeCallbackURL), ("data_deletion_callback_url", app.dataDeletionCallbackURL)] {
+            guard let url, let parsed = URL(string: url), let problem = CallbackAddressPolicy.problem(url: parsed) else { continue }
+            throw AdminError.badRequest("The \(name) \"\(url)\" \(problem).")
+        }
     }
 
     /// Writes an app that ``editedApp(id:_:)`` made.

@@ -7,6 +7,7 @@ extension AdminOperations {
     /// The keys a minting request may hold; any other is refused, naming it.
     static let mintingKeys = [
         "app_id", "user", "subject", "permissions", "nonce", "raw_nonce", "tracking", "defect", "claims", "lifetime", "iat", "exp",
+        "ignore_development_mode",
     ]
 
     /// An ID token (and, for a classic login, an access token) minted as `POST /_admin/tokens` describes
@@ -35,6 +36,18 @@ extension AdminOperations {
             user = stored
         case .unstored(let sub):
             user = MintSubject.standIn(for: sub)
+        }
+        // Development mode holds here too, unless the request says to mint anyway (a test of what a backend
+        // does with such a token).
+        switch body["ignore_development_mode"] {
+        case nil, .bool(false)?:
+            if case .user = subject, try await !services.store.admits(app, userID: user.id) {
+                throw AdminError.conflict(
+                    "App \(app.id) is in development mode and \(user.id) has no role on it: give them one, or send \"ignore_development_mode\": true."
+                )
+            }
+        case .bool(true)?: break
+        default: throw AdminError.badRequest("\"ignore_development_mode\" must be true or false.")
         }
         let tracking: LoginTracking
         switch body["tracking"]?.stringValue ?? (body["tracking"] == nil ? "limited" : nil) {

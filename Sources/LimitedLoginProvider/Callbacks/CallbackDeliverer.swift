@@ -35,7 +35,11 @@ final class CallbackDeliverer: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    init(store: ProviderStore, logger: Logger, retryDelays: [Duration], attemptTimeout: Duration) {
+    /// Whether callbacks may go to the provider's own network (``CallbackAddressPolicy``).
+    private let allowsPrivateAddresses: Bool
+
+    init(store: ProviderStore, logger: Logger, retryDelays: [Duration], attemptTimeout: Duration, allowsPrivateAddresses: Bool = false) {
+        self.allowsPrivateAddresses = allowsPrivateAddresses
         self.store = store
         self.logger = logger
         self.retryDelays = retryDelays
@@ -171,6 +175,8 @@ final class CallbackDeliverer: Sendable {
         var result: Result<(url: String, code: String)?, AttemptFailure>
     }
 
+    static let noAnswer = "no answer: no connection, or no HTTP answer in time"
+
     private struct AttemptFailure: Error {
         let reason: String
     }
@@ -180,6 +186,13 @@ final class CallbackDeliverer: Sendable {
         // Checked when the URL was set; a store written before that check could still hold one.
         guard let target = URL(string: delivery.url), target.hasUsablePort else {
             return Outcome(status: nil, result: .failure(AttemptFailure(reason: "the callback URL's port is not 1 to 65535")))
+        }
+        // Checked when the URL is set, and here again: a name may resolve elsewhere now, and a store written
+        // before the check (or under --allow-private-callbacks) may hold such a URL.
+        if !allowsPrivateAddresses {
+            var problem = CallbackAddressPolicy.problem(url: target)
+            if problem == nil { problem = await CallbackAddressPolicy.resolvedProblem(host: target.host ?? "") }
+            if let problem { return Outcome(status: nil, result: .failure(AttemptFailure(reason: "not posted: the callback URL \(problem)"))) }
         }
         var request = HTTPClientRequest(url: delivery.url)
         request.method = .POST
@@ -192,7 +205,10 @@ final class CallbackDeliverer: Sendable {
             response = try await Self.client.execute(request, timeout: attemptTimeout)
             body = try await response.body.collect(upTo: 64 * 1024)
         } catch {
-            return Outcome(status: nil, result: .failure(AttemptFailure(reason: "no answer: \(TransportFailure.reason(error))")))
+            // One reason for every way of not answering (refused, filtered, not HTTP, too slow): a delivery's
+            // record must not tell a closed port from a filtered one (docs/SECURITY.md).
+            _ = error
+            return Outcome(status: nil, result: .failure(AttemptFailure(reason: Self.noAnswer)))
         }
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else {

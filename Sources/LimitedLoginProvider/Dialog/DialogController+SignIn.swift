@@ -66,11 +66,14 @@ extension DialogController {
                 return try await signInPage(dialog, request: request, error: .picker(Self.pickerOff), email: nil, status: .forbidden)
             }
             let email = try value(form, "new_user_email")
-            switch try await addTestUser(name: name, email: email, app: dialog.app) {
+            let address = ClientAddress.of(request, trusting: services.configuration.trustedProxies) ?? "unknown"
+            switch try await addTestUser(name: name, email: email, app: dialog.app, address: address) {
             case .success(let added): user = added
             case .failure(let refusal):
-                return try await signInPage(
+                var response = try await signInPage(
                     dialog, request: request, error: .addUser(refusal.message, name: name, email: email ?? ""), email: nil, status: refusal.status)
+                if let retryAfter = refusal.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+                return response
             }
         } else if let userID = try value(form, "user_id") {
             guard services.configuration.userPicker else {
@@ -134,7 +137,7 @@ extension DialogController {
     /// "Add a test user": a pickable test user of the dialog's app with this name and email (made up when
     /// empty) and the rest of their profile made up, created as the admin API creates one. Offered where
     /// picking is: a person who can pick the app's test users gains nothing by making one.
-    private func addTestUser(name: String, email: String?, app: AppRecord) async throws -> Result<TestUserRecord, AdminError> {
+    private func addTestUser(name: String, email: String?, app: AppRecord, address: String) async throws -> Result<TestUserRecord, AdminError> {
         guard services.configuration.userPicker else { return .failure(AdminError(.forbidden, Self.pickerOff)) }
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return .failure(AdminError(.badRequest, "Give the new test user's name.")) }
@@ -145,6 +148,12 @@ extension DialogController {
         do { try ProviderFixtures(users: [person]).validate() } catch {
             return .failure(AdminError(.badRequest, AdminOperations.sentence(error.reason)))
         }
+        if let retryAfter = await services.addedUsers.admit(address: address, now: ProviderTime.systemNow()) {
+            services.logger.notice("test user not added on the sign-in page: too many from this address")
+            var refusal = AdminError(.tooManyRequests, Self.tooManyAddedUsers(retryAfter: retryAfter))
+            refusal.retryAfter = retryAfter
+            return .failure(refusal)
+        }
         do {
             try await FixtureLoader(store: services.store).create(person)
         } catch let error as StoreError {
@@ -154,6 +163,11 @@ extension DialogController {
         guard let id = person.id, let created = try await services.store.user(id: id) else { throw HTTPError(.internalServerError) }
         services.logger.info("test user added on the sign-in page", metadata: ["user": "\(created.id)"])
         return .success(created)
+    }
+
+    static func tooManyAddedUsers(retryAfter: Int64) -> String {
+        let minutes = (retryAfter + 59) / 60
+        return "Too many test users were added from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or pick one."
     }
 
     // MARK: - The page

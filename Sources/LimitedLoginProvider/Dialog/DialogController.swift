@@ -145,7 +145,7 @@ struct DialogController: Sendable {
     /// An app in Development mode lets in only the people with a role on it (docs/BEHAVIOUR.md, section 2),
     /// with the real service's page for the others.
     func developmentModeRefusal(_ dialog: DialogRequest, user: TestUserRecord) async throws -> DialogPageError? {
-        guard dialog.app.mode == .development, try await services.store.role(appID: dialog.app.id, userID: user.id) == nil else { return nil }
+        guard try await !services.store.admits(dialog.app, userID: user.id) else { return nil }
         return Self.appNotSetUp
     }
 

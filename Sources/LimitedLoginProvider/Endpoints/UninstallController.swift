@@ -98,8 +98,11 @@ struct UninstallController: Sendable {
             return response
         case .found(let userID, let appID):
             let grant = try await services.store.grant(appID: appID, userID: userID)
+            // A Development-mode app is not connected to a person without a role on it.
+            var admitted = false
+            if let app = try await services.store.app(id: appID) { admitted = try await services.store.admits(app, userID: userID) }
             var response = Responses.json(.object(["success": true]))
-            response.headers[HTTPField.Name("fb-s")!] = (grant?.installed ?? false) ? "connected" : "not_authorized"
+            response.headers[HTTPField.Name("fb-s")!] = (grant?.installed ?? false) && admitted ? "connected" : "not_authorized"
             return response
         }
     }

@@ -62,6 +62,8 @@ struct DebugTokenController: Sendable {
             error = ("Error validating access token: Session has expired.", 190, 463)
         } else if record.revoked || grant?.installed != true {
             error = ("Error validating access token: The user has not authorized application \(app.id).", 190, 458)
+        } else if try await !store.admits(app, userID: record.userID) {
+            error = (GraphError.developmentModeWithoutRole.message, 190, 458)
         } else {
             error = nil
         }

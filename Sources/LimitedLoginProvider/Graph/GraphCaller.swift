@@ -57,6 +57,7 @@ struct GraphCallerResolver: Sendable {
         guard !record.revoked, let grant = try await store.grant(appID: app.id, userID: record.userID), grant.installed else {
             throw GraphError.invalidatedToken
         }
+        guard try await store.admits(app, userID: record.userID) else { throw GraphError.developmentModeWithoutRole }
         return .user(token: token, record: record, app: app)
     }
 

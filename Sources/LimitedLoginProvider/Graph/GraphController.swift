@@ -104,6 +104,9 @@ struct GraphController: Sendable {
         }
         let isApp: Bool
         if case .app = caller { isApp = true } else { isApp = false }
+        // A Development-mode app's own token reads no one without a role on it (a person's token was refused
+        // when it was resolved).
+        if isApp, try await !store.admits(caller.app, userID: user.id) { throw TestUsersController.unsupported(id, "get") }
         // A person's token whose data access expired reads what `me` reads: public_profile's fields only.
         var readable = grant
         readable.granted.subtract(Self.expiredPermissions(grant, caller))

@@ -40,6 +40,13 @@ struct GraphError: Error, Equatable, Sendable {
         status: .unauthorized
     )
 
+    /// A person's token for a Development-mode app on which the person has no role (any more): the app
+    /// gets nothing for them, on any route (docs/BEHAVIOUR.md, section 2).
+    static let developmentModeWithoutRole = GraphError(
+        "Error validating access token: The app is in development mode and this person has no role on it.", code: 190, subcode: 458,
+        status: .unauthorized
+    )
+
     var response: Response {
         var error: [String: JSONValue] = [
             "message": .string(message), "type": .string(type), "code": .number(Double(code)),

@@ -95,7 +95,8 @@ struct TestUsersController: Sendable {
             var entry: JSONObject = [
                 "id": .string(try await store.appScopedID(appID: app.id, userID: user.id)), "login_url": .string(loginURL),
             ]
-            if let grant = try await store.grant(appID: app.id, userID: user.id), grant.installed {
+            // No token for someone a Development-mode app does not let in (it would be refused everywhere).
+            if let grant = try await store.grant(appID: app.id, userID: user.id), grant.installed, try await store.admits(app, userID: user.id) {
                 entry["access_token"] = .string(try await TokenIssuer(services: services).accessToken(app: app, userID: user.id).token)
             }
             data.append(.object(entry))
@@ -145,6 +146,7 @@ struct TestUsersController: Sendable {
         guard let granted else { return nil }
         try await services.store.saveGrant(
             GrantRecord(appID: app.id, userID: userID, granted: granted, declined: [], installed: true, updatedAt: ProviderTime.now()))
+        guard try await services.store.admits(app, userID: userID) else { return nil }
         return try await TokenIssuer(services: services).accessToken(app: app, userID: userID).token
     }
 

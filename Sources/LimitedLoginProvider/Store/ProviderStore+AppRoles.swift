@@ -9,6 +9,14 @@ extension ProviderStore {
         }
     }
 
+    /// Whether a person may use an app (docs/BEHAVIOUR.md, section 2): anyone a Live app, only the people
+    /// with a role on it a Development-mode one. Every route checks it: the dialog, code exchange, Graph
+    /// calls, token extension, `debug_token`, the OIDC status and admin minting.
+    package func admits(_ app: AppRecord, userID: String) async throws(StoreError) -> Bool {
+        guard app.mode == .development else { return true }
+        return try await role(appID: app.id, userID: userID) != nil
+    }
+
     /// Everyone with a role on an app, by user ID.
     package func roles(appID: String) async throws(StoreError) -> [(userID: String, role: AppRole)] {
         try await run("app role") {

@@ -68,6 +68,9 @@ struct CodeExchangeController: Sendable {
         guard let user = try await services.store.user(id: record.userID) else {
             return GraphError("The person of this code no longer exists.", code: 190).response
         }
+        // A code issued while the app was Live is worth nothing once it is in Development mode, to a person
+        // without a role on it.
+        guard try await services.store.admits(app, userID: user.id) else { return GraphError.developmentModeWithoutRole.response }
         let issuer = TokenIssuer(services: services)
         let issued = try await issuer.accessToken(app: app, userID: user.id)
         var body: [String: JSONValue] = [
