@@ -31,6 +31,8 @@ struct UninstallController: Sendable {
     /// `acceptingExpired`: for the status check, where the token only names the person (an app asks at
     /// start-up with the token it saved, which is often past its hour), as `id_token_hint` does.
     private func person(token: String?, appID: String?, acceptingExpired: Bool = false) async throws -> PersonLookup {
+        // The status (which accepts an expired token) only asks whom it names: a token a key since dropped signed
+        // still names them. The uninstall acts on the token, so it needs a key the provider publishes.
         guard let appID, !appID.isEmpty else { return .refused(Self.error("app_id is required.", code: 100)) }
         guard let token, !token.isEmpty else { return .refused(Self.error("id_token is required.", code: 100)) }
         guard try await services.store.app(id: appID) != nil else {
@@ -38,7 +40,8 @@ struct UninstallController: Sendable {
         }
         let verified: VerifiedIDToken
         do {
-            verified = try await ReturnedTokenChecker(services: services).verify(token, appID: appID, acceptingExpired: acceptingExpired)
+            verified = try await ReturnedTokenChecker(services: services).verify(
+                token, appID: appID, acceptingExpired: acceptingExpired, includingDroppedKeys: acceptingExpired)
         } catch {
             return .refused(Self.error("The id_token is not valid for app \(appID): \(error.description)", code: 190))
         }

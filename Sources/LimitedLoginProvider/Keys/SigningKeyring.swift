@@ -59,6 +59,8 @@ public final class SigningKeyring: Sendable {
 
     private let store: ProviderStore
     private let state: Mutex<Snapshot?> = Mutex(nil)
+    /// The keys whose public part this process has seen kept in the store (``ProviderStore/keepPublicKey(keyID:jwk:createdAt:)``).
+    private let publicKeysKept: Mutex<Set<String>> = Mutex([])
     private let rotations = RotationQueue()
     /// Counts the reads of the keys, so that a reload that read the store before a rotation's statements but
     /// finished after the rotation's own reload cannot put the keys of before the rotation back.
@@ -163,6 +165,7 @@ public final class SigningKeyring: Sendable {
                 signer = (JWSSigner(privateKey: key, keyID: record.keyID), record.signsFrom)
             }
         }
+        await keepPublicParts(of: published, records: kept)
         if signer == nil, let fallback = Self.fallbackSigner(kept, now: now), let key = keys[fallback.keyID] {
             signer = (JWSSigner(privateKey: key, keyID: fallback.keyID), fallback.signsFrom)
         }
@@ -184,6 +187,19 @@ public final class SigningKeyring: Sendable {
             current = made
         }
         return made
+    }
+
+    /// Keeps each key's public part in the store once (a store from before it had no such table gets its keys'
+    /// at the first start), so that a token a dropped key signed is still known to the OIDC status and
+    /// `id_token_hint` (``ReturnedTokenChecker``). A failure is tried again at the next reload: it must not stop
+    /// the keys from loading.
+    private func keepPublicParts(of published: [RSAJSONWebKey], records: [SigningKeyRecord]) async {
+        let known = publicKeysKept.withLock { $0 }
+        for (key, record) in zip(published, records) where !known.contains(key.keyID) {
+            let jwk = String(decoding: JSONSerializer.serialize(key.json), as: UTF8.self)
+            guard (try? await store.keepPublicKey(keyID: key.keyID, jwk: jwk, createdAt: record.createdAt)) != nil else { continue }
+            _ = publicKeysKept.withLock { $0.insert(key.keyID) }
+        }
     }
 
     /// The key that signs when none is scheduled to at `now`: of the keys whose signing began, the one that

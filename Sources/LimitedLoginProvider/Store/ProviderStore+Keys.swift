@@ -179,4 +179,19 @@ extension ProviderStore {
             try await db.delete(from: "ll_signing_keys").where("key_id", .equal, keyID).run()
         }
     }
+
+    /// Keeps a signing key's public part (its JWK, `kid` included) for good; nothing when it is kept already.
+    func keepPublicKey(keyID: String, jwk: String, createdAt: Int64) async throws(StoreError) {
+        try await run("public key \(keyID)") {
+            try await db.insert(into: "ll_public_keys").columns("key_id", "jwk", "created_at").values(keyID, jwk, createdAt)
+                .ignoringConflicts(with: ["key_id"]).run()
+        }
+    }
+
+    /// The public part of a key the store held, dropped or not (its JWK), or nil.
+    func keptPublicKey(keyID: String) async throws(StoreError) -> String? {
+        try await run("public key \(keyID)") {
+            try await db.select().column("jwk").from("ll_public_keys").where("key_id", .equal, keyID).first(decodingColumn: "jwk", as: String.self)
+        }
+    }
 }

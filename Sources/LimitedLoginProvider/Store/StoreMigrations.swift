@@ -25,6 +25,7 @@ enum StoreMigrations {
         StoreMigration(name: "0012_revoked_access_tokens", apply: addRevokedAccessTokens),
         StoreMigration(name: "0013_test_users_per_app", apply: addTestUsersPerApp),
         StoreMigration(name: "0014_sign_in_checks_in_flight", apply: addSignInChecksInFlight),
+        StoreMigration(name: "0015_public_keys_kept", apply: addPublicKeysKept),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -303,5 +304,15 @@ enum StoreMigrations {
             .column("expires_at", type: .bigint, .notNull)
             .run()
         try await db.create(index: "ll_sign_in_checks_key").on("ll_sign_in_checks").column("attempt_key").run()
+    }
+
+    /// The public part of every signing key the store has held, kept after the key is dropped, so that the
+    /// OIDC status and `id_token_hint` still know a token it signed (``ProviderStore/keepPublicKey(_:)``).
+    private static func addPublicKeysKept(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_public_keys")
+            .column("key_id", type: .text, .primaryKey(autoIncrement: false))
+            .column("jwk", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .run()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LimitedLoginJOSE
 import LimitedLoginVerifier
 
 /// Checks ID tokens that come back to the provider (uninstall, OIDC status, `id_token_hint`) with the
@@ -8,11 +9,35 @@ struct ReturnedTokenChecker: Sendable {
 
     /// The verified token, for `appID`. `acceptingExpired` is for `id_token_hint`, which OpenID
     /// Connect allows to be expired.
-    func verify(_ token: String, appID: String, acceptingExpired: Bool = false) async throws(TokenVerificationError) -> VerifiedIDToken {
-        let keySet: StaticKeySet
-        do { keySet = StaticKeySet(try await ClusterSigning.keys(services).keySet) } catch {
+    /// `includingDroppedKeys`: a token signed by a key since dropped is still checked with that key's kept
+    /// public part (the OIDC status and `id_token_hint`, which only ask who the token names; never the
+    /// uninstall, which acts on it).
+    func verify(
+        _ token: String, appID: String, acceptingExpired: Bool = false, includingDroppedKeys: Bool = false
+    ) async throws(TokenVerificationError) -> VerifiedIDToken {
+        let published: JSONWebKeySet
+        do { published = try await ClusterSigning.keys(services).keySet } catch {
             throw .keySetUnavailable("the provider cannot read its own keys")
         }
+        do {
+            return try await verify(token, appID: appID, acceptingExpired: acceptingExpired, keys: StaticKeySet(published))
+        } catch .unknownKey(let keyID) where includingDroppedKeys {
+            let kept: JSONWebKeySet
+            do {
+                guard let jwk = try await services.store.keptPublicKey(keyID: keyID),
+                    let members = try StrictJSONParser().parse(Array(jwk.utf8)).objectValue
+                else { throw TokenVerificationError.unknownKey(keyID) }
+                kept = JSONWebKeySet(keys: published.keys + [try RSAJSONWebKey(json: members)])
+            } catch {
+                throw .unknownKey(keyID)
+            }
+            return try await verify(token, appID: appID, acceptingExpired: acceptingExpired, keys: StaticKeySet(kept))
+        }
+    }
+
+    private func verify(
+        _ token: String, appID: String, acceptingExpired: Bool, keys keySet: StaticKeySet
+    ) async throws(TokenVerificationError) -> VerifiedIDToken {
         var configuration = VerifierConfiguration(appID: appID, allowedIssuers: [services.urls.issuer])
         // The provider's own tokens end at their `exp`, whatever their age: a token minted to live ten years,
         // or issued with `--id-token-lifetime` over an hour, is good until then (a backend's verifier keeps
