@@ -94,8 +94,37 @@ class ServeProcess:
 
 
 def make_directory() -> str:
-    """A private temporary directory (mode 0700: the ready file holds the admin token)."""
-    return tempfile.mkdtemp(prefix="limited-login-")
+    """A private temporary directory (mode 0700: the ready file holds the admin token), named after this
+    process, so that a later start can tell it was left by a process killed before it could remove it."""
+    remove_abandoned_directories()
+    return tempfile.mkdtemp(prefix=f"limited-login-{os.getpid()}-")
+
+
+def remove_abandoned_directories(parent: Optional[str] = None) -> List[str]:
+    """Removes the directories of ``make_directory`` whose process is gone (killed with SIGKILL, its provider
+    stopped with it by ``--exit-with-stdin``, nothing left to remove them); returns their paths. Only this
+    user's, and only those whose process ID no process has (a reused one keeps its directory)."""
+    parent = parent or tempfile.gettempdir()
+    removed = []
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return removed
+    for name in names:
+        parts = name.split("-")
+        if len(parts) != 4 or parts[:2] != ["limited", "login"] or not parts[2].isdigit():
+            continue
+        path = os.path.join(parent, name)
+        try:
+            if os.lstat(path).st_uid != os.getuid() or not os.path.isdir(path) or os.path.islink(path):
+                continue
+            os.kill(int(parts[2]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (OSError, ValueError, OverflowError):
+            continue
+    return removed
 
 
 def stop(process: "Optional[subprocess.Popen[bytes]]") -> None:

@@ -247,3 +247,15 @@ def test_a_provider_does_not_outlive_a_killed_test_process():
         os.kill(serve_pid, signal.SIGKILL)
         raise AssertionError("the provider outlived the killed test process")
     assert not os.path.exists(os.path.join(directory, "ready.json")), "the ready file is removed as the provider stops"
+    # Nothing was left to remove the folder; the next start removes it (its process is gone).
+    from limited_login._serve import remove_abandoned_directories
+    assert os.path.isdir(directory)
+    assert directory in remove_abandoned_directories(os.path.dirname(directory))
+    assert not os.path.exists(directory)
+    from limited_login._serve import make_directory
+    mine = make_directory()
+    try:
+        assert mine not in remove_abandoned_directories(os.path.dirname(mine)), "a live process keeps its folder"
+        assert os.path.isdir(mine)
+    finally:
+        os.rmdir(mine)
