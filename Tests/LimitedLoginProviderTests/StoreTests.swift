@@ -110,7 +110,7 @@ struct StoreTests {
         let before = try #require(try await nodeB.app(id: TestFixtures.appID))
         var rotated = try #require(try await nodeA.app(id: TestFixtures.appID))
         rotated.secret = "rotated-through-node-a"
-        #expect(try await nodeA.updateApp(rotated))
+        #expect(try await nodeA.updateApp(rotated) == .saved)
         #expect(try await nodeB.app(id: TestFixtures.appID, fresh: true)?.secret == "rotated-through-node-a")
         #expect(before.secret != "rotated-through-node-a")
         #expect(nodeB.caches.appScopedIDs.value(for: TestFixtures.appID + " " + TestFixtures.alice) == nil)
@@ -129,11 +129,64 @@ struct StoreTests {
             renamed.name = "Renamed"
             var rotated = original
             rotated.secret = "rotated-secret"
-            #expect(try await store.updateApp(renamed, from: original))
-            #expect(try await store.updateApp(rotated, from: original))
+            #expect(try await store.updateApp(renamed, from: original) == .saved)
+            #expect(try await store.updateApp(rotated, from: original) == .saved)
             let stored = try #require(try await store.app(id: TestFixtures.appID, fresh: true))
             #expect(stored.name == "Renamed" && stored.secret == "rotated-secret", "\(stored.name), \(stored.secret)")
+            // A second new secret made from the same read: refused, and nothing of its edit written.
+            var again = original
+            again.secret = "second-secret"
+            again.name = "Not written"
+            #expect(try await store.updateApp(again, from: original) == .secretChangedMeanwhile)
+            let kept = try #require(try await store.app(id: TestFixtures.appID, fresh: true))
+            #expect(kept.secret == "rotated-secret" && kept.name == "Renamed")
         }
+    }
+
+    @Test(
+        "two edits of one user read at the same moment keep each other's changes: a new name beside a new gender (issue #58)",
+        arguments: StoreDialect.available)
+    func userEditsKeepEachOther(_ dialect: StoreDialect) async throws {
+        try await withFreshStore(dialect) { store in
+            try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+            let original = try #require(try await store.user(id: TestFixtures.alice, fresh: true))
+            let hash = try await store.userWithPasswordHash(email: original.email)?.1
+            var renamed = original
+            renamed.firstName = "Alicia"
+            var regendered = original
+            regendered.gender = "female-edited"
+            try await store.updateUser(renamed, passwordHash: hash, from: (original, hash))
+            try await store.updateUser(regendered, passwordHash: hash, from: (original, hash))
+            let stored = try #require(try await store.user(id: TestFixtures.alice, fresh: true))
+            #expect(stored.firstName == "Alicia" && stored.gender == "female-edited", "\(stored.firstName), \(stored.gender ?? "nil")")
+            #expect(try await store.userWithPasswordHash(email: original.email)?.1 == hash, "the password hash is kept")
+        }
+    }
+
+    @Test(
+        "two new secrets at once through two nodes of one PostgreSQL database: one is saved and answered, the other refused (issue #58)",
+        .enabled(if: StoreDialect.available.contains(.postgres), "needs LIMITED_LOGIN_TEST_POSTGRES_URL (scripts/test)"))
+    func newSecretsThroughTwoNodes() async throws {
+        let location = try await StoreDialect.postgres.freshLocation()
+        let nodeA = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        let nodeB = try await ProviderStore.open(location, logger: TestFixtures.quietLogger)
+        try await FixtureLoader(store: nodeA).load(TestFixtures.fixtures)
+        for round in 1...12 {
+            let originalA = try #require(try await nodeA.app(id: TestFixtures.appID, fresh: true))
+            let originalB = try #require(try await nodeB.app(id: TestFixtures.appID, fresh: true))
+            var edited = (originalA, originalB)
+            edited.0.secret = "secret-\(round)-a"
+            edited.1.secret = "secret-\(round)-b"
+            let (first, second) = edited
+            async let one = nodeA.updateApp(first, from: originalA)
+            async let other = nodeB.updateApp(second, from: originalB)
+            let outcomes = try await [one, other]
+            #expect(outcomes.filter { $0 == .saved }.count == 1 && outcomes.contains(.secretChangedMeanwhile), "round \(round): \(outcomes)")
+            let stored = try #require(try await nodeA.app(id: TestFixtures.appID, fresh: true))
+            #expect(stored.secret == (outcomes[0] == .saved ? first.secret : second.secret), "the answered secret is the stored one")
+        }
+        await nodeB.close()
+        await nodeA.close()
     }
 
     @Test("duplicate apps and users are refused as duplicates; emails are case-insensitive", arguments: StoreDialect.available)

@@ -80,8 +80,12 @@ extension AdminOperations {
 
     /// Writes an app that ``editedApp(id:_:)`` made.
     func saveEditedApp(_ edited: EditedApp) async throws -> ProviderFixtures.App {
-        guard try await store.updateApp(edited.app, from: edited.original) else { throw AdminError.notFound("No app with ID \(edited.app.id).") }
-        return ProviderFixtures.App(record: edited.app)
+        switch try await store.updateApp(edited.app, from: edited.original) {
+        case .saved: return ProviderFixtures.App(record: edited.app)
+        case .notFound: throw AdminError.notFound("No app with ID \(edited.app.id).")
+        case .secretChangedMeanwhile:
+            throw AdminError.conflict("The app's secret was changed by another request at the same moment; nothing was saved. Send the edit again.")
+        }
     }
 
     /// Moves the app to a business (`nil` or empty: none, as the console's empty field means), which decides

@@ -27,21 +27,21 @@ extension AdminOperations {
     /// node sharing the store follows (``ClusterClock``).
     func moveClock(_ move: ClockMove, force: Bool = false) async throws -> JSONValue {
         let clock = services.clock
-        // From the cluster's offset as stored now, not this node's (adopted up to a second late): an advance
-        // through this node right after one through another would otherwise be made from the old offset, and
-        // the second advance would undo the first.
-        await services.clusterClock.refreshIfDue(now: true)
+        // From the cluster's offset as stored now, not this node's (adopted up to a second late), and written
+        // only over that one: an advance through this node beside one through another is made on top of it,
+        // never from the old offset (which would undo it).
         do {
-            switch move {
-            case .advance(let seconds): try clock.advance(by: seconds, force: force)
-            case .set(let time): try clock.set(to: time, force: force)
-            case .reset: clock.reset()
+            try await services.clusterClock.move {
+                switch move {
+                case .advance(let seconds): try clock.advance(by: seconds, force: force)
+                case .set(let time): try clock.set(to: time, force: force)
+                case .reset: clock.reset()
+                }
             }
-        } catch {
+        } catch let error as ProviderClockError {
             throw AdminError.conflict(error.description)
         }
         services.keyring.forgetSnapshot()
-        try await services.clusterClock.publish(offset: clock.offset)
         services.logger.notice("provider clock moved", metadata: ["now": "\(clock.now())", "offset": "\(clock.offset)"])
         return clockState()
     }

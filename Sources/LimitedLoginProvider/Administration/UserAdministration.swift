@@ -73,7 +73,9 @@ extension AdminOperations {
         if changes["apps"] != nil { try await requireApps(user.apps) }
         let record = TestUserRecord(fixture: user, id: existing.id)
         do {
-            try await store.updateUser(record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password))
+            try await store.updateUser(
+                record, passwordHash: await PasswordHasher.storedHash(user.passwordHash, orHashing: user.password),
+                from: (existing, storedHash))
         } catch {
             guard case .duplicate = error else { throw error }
             throw AdminError.conflict("Another test user has the email \(user.email).")

@@ -29,7 +29,23 @@ struct LoginCompletion: Sendable {
     func recordConsent(
         appID: String, userID: String, scope: [Permission], ticked: Set<Permission>, messengerPageID requestedPage: String? = nil
     ) async throws -> GrantRecord {
-        let existing = try await services.store.grant(appID: appID, userID: userID)
+        // Written over the grant as read, read again when another consent (or a revocation, an uninstall)
+        // came in between through any node: each consent's permissions are merged into the other's.
+        for _ in 1...8 {
+            let existing = try await services.store.grant(appID: appID, userID: userID)
+            let grant = Self.consented(existing, appID: appID, userID: userID, scope: scope, ticked: ticked, messengerPageID: requestedPage)
+            if try await services.store.saveGrant(grant, replacing: existing) { return grant }
+            // Nothing saved for an app deleted meanwhile: as before, the consent is answered and nothing kept.
+            if existing == nil, try await services.store.app(id: appID, fresh: true) == nil { return grant }
+        }
+        throw StoreError.unavailable("the grant of \(userID) for app \(appID) kept changing; try again")
+    }
+
+    /// The grant a consent leaves: `existing`'s decisions (none when uninstalled), with each permission of `scope`
+    /// granted when ticked (`public_profile` always) and declined otherwise.
+    static func consented(
+        _ existing: GrantRecord?, appID: String, userID: String, scope: [Permission], ticked: Set<Permission>, messengerPageID requestedPage: String?
+    ) -> GrantRecord {
         var granted: Set<Permission> = []
         var declined: Set<Permission> = []
         if let existing, existing.installed {
@@ -54,7 +70,6 @@ struct LoginCompletion: Sendable {
             appID: appID, userID: userID, granted: granted, declined: declined, installed: true,
             updatedAt: ProviderTime.now(), messengerPageID: messengerPageID
         )
-        try await services.store.saveGrant(grant)
         return grant
     }
 

@@ -34,6 +34,24 @@ final class ClusterClock: Sendable {
         clock.adopt(offset: offset)
     }
 
+    /// Makes one move of the clock the cluster's without losing another node's made at the same moment:
+    /// the stored offset is read and adopted, `move` applied to it, and the result written only if the store
+    /// still holds what was read (compare and set); when another node's move came in between, it is adopted
+    /// and `move` applied again on top of it. Without a shared store, `move` alone.
+    func move(_ move: () throws -> Void) async throws {
+        guard isShared else { return try move() }
+        for _ in 1...20 {
+            let stored = try await store.settingValue(Self.setting)
+            adopt(stored: stored)
+            if stored == nil, clock.offset != 0 { clock.adopt(offset: 0) }
+            try move()
+            if try await store.setSetting(Self.setting, to: String(clock.offset), ifStill: stored) {
+                return
+            }
+        }
+        throw StoreError.unavailable("the clock kept being moved by other nodes; try again")
+    }
+
     /// Adopts the stored offset when a second has passed since the last look (at once with `now: true`).
     func refreshIfDue(now: Bool = false) async {
         guard isShared else { return }

@@ -30,11 +30,21 @@ extension ProviderStore {
         return app
     }
 
+    /// What ``updateApp(_:from:)`` did.
+    package enum AppUpdate: Sendable, Equatable {
+        case saved
+        case notFound
+        /// A new secret was not written: the secret is no longer the one the edit read (another edit gave
+        /// one meanwhile, whose answer is the secret that works). Nothing of this edit was written.
+        case secretChangedMeanwhile
+    }
+
     /// Writes an app's fields (all but its ID; with `original`, the app as the edit read it, only those that
-    /// differ from it, so that another edit made at the same moment keeps its own); returns false for an
-    /// unknown app.
-    package func updateApp(_ app: AppRecord, from original: AppRecord? = nil) async throws(StoreError) -> Bool {
-        guard try await self.app(id: app.id) != nil else { return false }
+    /// differ from it, so that another edit made at the same moment keeps its own). A new secret is written
+    /// only over the secret the edit read (compare and set), so that of two new secrets at once the one
+    /// answered is the one that works.
+    package func updateApp(_ app: AppRecord, from original: AppRecord? = nil) async throws(StoreError) -> AppUpdate {
+        guard try await self.app(id: app.id) != nil else { return .notFound }
         // Each column with its value, and whether the edit changed it.
         func column<Value: Encodable & Sendable & Equatable>(
             _ name: String, _ value: Value, _ old: (AppRecord) -> Value
@@ -55,14 +65,18 @@ extension ProviderStore {
             column("data_deletion_callback_url", app.dataDeletionCallbackURL ?? "") { $0.dataDeletionCallbackURL ?? "" },
             column("mode", app.mode.rawValue) { $0.mode.rawValue },
         ].compactMap { $0 }
-        guard !changed.isEmpty else { return true }
-        try await run("app \(app.id)") {
+        guard !changed.isEmpty else { return .saved }
+        let secretRead = original.flatMap { $0.secret == app.secret ? nil : $0.secret }
+        let written = try await run("app \(app.id)") {
             var update = db.update("ll_apps")
             for (name, value) in changed { update = update.set(name, to: value) }
-            try await update.where("id", .equal, app.id).run()
+            update = update.where("id", .equal, app.id)
+            if let secretRead { update = update.where("secret", .equal, secretRead) }
+            return try await update.returning("id").all().isEmpty == false
         }
         caches.apps.remove(app.id)
-        return true
+        if written { return .saved }
+        return try await self.app(id: app.id, fresh: true) == nil ? .notFound : .secretChangedMeanwhile
     }
 
     /// Removes a test user with their friendships, grants, sessions, codes, tokens and apps. Returns false for an

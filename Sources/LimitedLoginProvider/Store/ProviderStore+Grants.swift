@@ -98,6 +98,36 @@ extension ProviderStore {
         caches.grantsChanged()
     }
 
+    /// Stores a consent's grant only if the grant is still as `read` found it (nil: there was none), in one
+    /// statement; false when another consent, revocation or uninstall (through any node) came in between, so
+    /// that the caller reads it again and merges: two consents at once each keep their permissions.
+    package func saveGrant(_ grant: GrantRecord, replacing read: GrantRecord?) async throws(StoreError) -> Bool {
+        let saved = try await run("grant") {
+            guard let read else {
+                return try await db.raw(
+                    """
+                    INSERT INTO ll_grants (app_id, user_id, granted, declined, installed, updated_at, messenger_page_id) \
+                    SELECT \(bind: grant.appID), \(bind: grant.userID), \(bind: PermissionList.encode(grant.granted)), \
+                    \(bind: PermissionList.encode(grant.declined)), \(bind: Int64(grant.installed ? 1 : 0)), \(bind: grant.updatedAt), \
+                    \(bind: grant.messengerPageID) \
+                    WHERE EXISTS (SELECT 1 FROM ll_apps WHERE id = \(bind: grant.appID)) \
+                    ON CONFLICT (app_id, user_id) DO NOTHING RETURNING app_id
+                    """
+                ).all().isEmpty == false
+            }
+            return try await db.update("ll_grants")
+                .set("granted", to: PermissionList.encode(grant.granted)).set("declined", to: PermissionList.encode(grant.declined))
+                .set("installed", to: Int64(grant.installed ? 1 : 0)).set("updated_at", to: grant.updatedAt)
+                .set("messenger_page_id", to: grant.messengerPageID)
+                .where("app_id", .equal, read.appID).where("user_id", .equal, read.userID)
+                .where("installed", .equal, Int64(read.installed ? 1 : 0)).where("updated_at", .equal, read.updatedAt)
+                .where("granted", .equal, PermissionList.encode(read.granted)).where("declined", .equal, PermissionList.encode(read.declined))
+                .returning("app_id").first() != nil
+        }
+        if saved { caches.grantsChanged() }
+        return saved
+    }
+
     /// Changes an installed grant's permissions from `old`'s to `new`'s (and its `updatedAt`), in one statement
     /// that finds the grant as `old` was read: installed, with the same permissions. False when it changed since
     /// (an uninstall, another revocation, through this node or another), so that the caller reads it again

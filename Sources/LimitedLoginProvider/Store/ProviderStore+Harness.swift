@@ -37,6 +37,19 @@ extension ProviderStore {
     }
 
     /// Sets a setting, replacing any value.
+    /// Sets a setting only if it still holds `expected` (nil: it was never set), in one statement; returns
+    /// whether it was set. Two nodes writing from the same read: one succeeds, the other learns it lost.
+    func setSetting(_ name: String, to value: String, ifStill expected: String?) async throws(StoreError) -> Bool {
+        try await run("setting \(name)") {
+            guard let expected else {
+                return try await db.insert(into: "ll_settings").columns("name", "value").values(name, value)
+                    .ignoringConflicts(with: ["name"]).returning("name").all().isEmpty == false
+            }
+            return try await db.update("ll_settings").set("value", to: value).where("name", .equal, name).where("value", .equal, expected)
+                .returning("name").all().isEmpty == false
+        }
+    }
+
     func setSetting(_ name: String, to value: String) async throws(StoreError) {
         try await run("setting \(name)") {
             try await db.insert(into: "ll_settings").columns("name", "value").values(name, value)

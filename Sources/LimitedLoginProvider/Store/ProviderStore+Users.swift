@@ -73,20 +73,47 @@ extension ProviderStore {
     }
 
     /// Replaces a test user's profile and password hash (nil: no password), keeping their ID, creation
-    /// time, friendships and grants; ``StoreError/duplicate(_:)`` when the new email is another user's.
-    package func updateUser(_ user: TestUserRecord, passwordHash: String?) async throws(StoreError) {
+    /// time, friendships and grants; ``StoreError/duplicate(_:)`` when the new email is another user's. With
+    /// `original` (the user and hash as the edit read them), only the columns that differ from it are written,
+    /// so that another edit made at the same moment (through any node) keeps its own.
+    package func updateUser(
+        _ user: TestUserRecord, passwordHash: String?, from original: (user: TestUserRecord, passwordHash: String?)? = nil
+    ) async throws(StoreError) {
         var user = user
         user.email = user.email.lowercased()
         let row = UserRow(user, passwordHash: passwordHash, createdAt: now())
+        let old = original.map { read in
+            var user = read.user
+            user.email = user.email.lowercased()
+            return UserRow(user, passwordHash: read.passwordHash, createdAt: 0)
+        }
+        var changed: [(String, any Encodable & Sendable)] = []
+        func column<Value: Encodable & Sendable & Equatable>(_ name: String, _ value: KeyPath<UserRow, Value>) {
+            if let old, old[keyPath: value] == row[keyPath: value] { return }
+            changed.append((name, row[keyPath: value]))
+        }
+        column("first_name", \.firstName)
+        column("middle_name", \.middleName)
+        column("last_name", \.lastName)
+        column("email", \.email)
+        column("password_hash", \.passwordHash)
+        column("birthday", \.birthday)
+        column("gender", \.gender)
+        column("hometown_id", \.hometownId)
+        column("hometown_name", \.hometownName)
+        column("location_id", \.locationId)
+        column("location_name", \.locationName)
+        column("link", \.link)
+        column("pickable", \.pickable)
+        column("age_range_min", \.ageRangeMin)
+        column("age_range_max", \.ageRangeMax)
+        column("gaming_name", \.gamingName)
+        guard !changed.isEmpty else { return }
+        let columns = changed
         try await run("a test user with email \(user.email)") {
-            try await db.update("ll_users")
-                .set("first_name", to: row.firstName).set("middle_name", to: row.middleName).set("last_name", to: row.lastName)
-                .set("email", to: row.email).set("password_hash", to: row.passwordHash).set("birthday", to: row.birthday)
-                .set("gender", to: row.gender).set("hometown_id", to: row.hometownId).set("hometown_name", to: row.hometownName)
-                .set("location_id", to: row.locationId).set("location_name", to: row.locationName).set("link", to: row.link)
-                .set("pickable", to: row.pickable).set("age_range_min", to: row.ageRangeMin).set("age_range_max", to: row.ageRangeMax)
-                .set("gaming_name", to: row.gamingName)
-                .where("id", .equal, user.id).run()
+            var update = db.update("ll_users")
+            for (name, value) in columns { update = update.set(name, to: value) }
+            try await update.where("id", .equal, user.id).run()
         }
         caches.users.remove(user.id)
     }
