@@ -25,6 +25,8 @@ final class ProviderServices: Sendable {
     let recentHealth = RecentHealthCheck()
     /// Wrong admin tokens per client address (the admin API's and the console's sign-in).
     let adminTokenAttempts: AdminTokenAttempts
+    /// Store outages in the log, and the last write refused for want of space (for `/health`).
+    let storeOutages: StoreOutageLog
     /// Test users added on the sign-in page per client address.
     let addedUsers: AddedUserLimit
     /// The certificate and authority of `serve --tls`; nil when serving plain HTTP.
@@ -47,6 +49,7 @@ final class ProviderServices: Sendable {
         adminTokenAttempts = AdminTokenAttempts(
             limits: configuration.adminTokenAttemptLimits, store: store.location.isShared ? store : nil)
         addedUsers = AddedUserLimit(limit: configuration.addedUsersPerHour)
+        storeOutages = StoreOutageLog(logger: logger)
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

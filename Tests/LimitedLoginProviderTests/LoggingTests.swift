@@ -141,4 +141,43 @@ struct LoggingTests {
         #expect(completed.contains(#""user": \#(TestFixtures.alice)"#), "\(completed)")
         #expect(completed.contains(#""permissions": email,openid,public_profile"#), "\(completed)")
     }
+
+    @Test("a store outage is three kinds of line: when it begins, a summary every 5 s, when it ends; /health's failures once each (issue #58)")
+    func storeOutageLines() {
+        let logs = CapturedLogs()
+        let outages = StoreOutageLog(logger: Logger(label: "provider", factory: { _ in CapturingLogHandler(logs: logs) }))
+        let second: UInt64 = 1_000_000_000
+        let start: UInt64 = 1_000 * second
+        let error = StoreError.unavailable("connection refused")
+        // 600 refused requests over 12 s (50 a second).
+        for index in 0..<600 { outages.refused(cause: "the database cannot be reached", error: error, now: start + UInt64(index) * second / 50) }
+        outages.answered(now: start + 12 * second)
+        outages.answered(now: start + 13 * second)
+        let lines = logs.records.withLock { $0 }
+        #expect(lines.count == 4, "\(lines.joined(separator: "\n"))")
+        #expect(lines.first?.contains("store outage began: the database cannot be reached") == true)
+        #expect(
+            lines.filter { $0.contains("store outage goes on: the database cannot be reached; 250 requests answered 503 in the last 5 s") }.count == 2
+        )
+        #expect(lines.last?.contains("store outage ended after 12 s: 600 requests were answered 503") == true, "\(lines.last ?? "")")
+        #expect(outages.recentWriteFailure(now: start + 13 * second) == nil, "no write was refused for want of space")
+
+        outages.refused(cause: "the disk is full", error: error, now: start + 20 * second)
+        #expect(outages.recentWriteFailure(now: start + 29 * second) == "the disk is full")
+        #expect(outages.recentWriteFailure(now: start + 31 * second) == nil)
+        outages.refused(cause: "the disk is full", error: error, now: start + 40 * second)
+        outages.answered(wrote: false, now: start + 41 * second)
+        #expect(outages.recentWriteFailure(now: start + 42 * second) == "the disk is full", "a read does not show writes work")
+        outages.answered(wrote: true, now: start + 42 * second)
+        #expect(outages.recentWriteFailure(now: start + 43 * second) == nil, "a write that succeeded does")
+
+        logs.records.withLock { $0.removeAll() }
+        for _ in 1...5 { outages.healthFailed("the store cannot write: the disk is full", error: error) }
+        outages.healthPassed()
+        outages.healthPassed()
+        let health = logs.records.withLock { $0 }
+        #expect(health.count == 2, "\(health)")
+        #expect(health.first?.contains("health check failed: the store cannot write: the disk is full") == true)
+        #expect(health.last?.contains("health check passes again") == true)
+    }
 }

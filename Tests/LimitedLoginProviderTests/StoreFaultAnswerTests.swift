@@ -44,6 +44,11 @@ struct StoreFaultAnswerTests {
             #expect(signIn.status == .serviceUnavailable, "\(signIn.body.prefix(200))")
             #expect(signIn.body.contains(message) && signIn.headers[.retryAfter] == "5")
             try await provider.store.db.raw("PRAGMA query_only = 0").run()
+            // Writable again: the refused writes are remembered until a write succeeds.
+            #expect(try await Self.health(client).0 == .serviceUnavailable)
+            let written = try await admin(
+                client, "/_admin/users", method: .post, json: #"{"first_name":"A","last_name":"B","email":"ro@example.com"}"#)
+            #expect(written.status == .created)
             #expect(try await Self.health(client).0 == .ok)
 
             // Anything else gets the Graph API's shape for a temporary failure: a Graph call on a store that is gone.
@@ -85,6 +90,11 @@ struct StoreFaultAnswerTests {
             #expect(reply.message == "The provider cannot use its store (the disk is full). Try again in a few seconds.", "\(reply.message ?? "")")
             let check = try await provider.store.db.raw("PRAGMA quick_check").all().first?.decode(column: "quick_check", as: String.self)
             #expect(check == "ok")
+            // /health's one-row probe still fits; the refused write says the store cannot write (issue #58: it
+            // answered 200 on 3 of 10 polls while every sign-in failed).
+            let (status, body) = try await Self.health(client)
+            #expect(status == .serviceUnavailable)
+            #expect(body == #"{"reason":"the store cannot write: the disk is full","status":"unavailable"}"#, "\(body)")
         }
     }
 

@@ -18,6 +18,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
     let metrics: RequestMetrics
     let missingPage: MissingPage
     let storeOutage: StoreOutage
+    let outages: StoreOutageLog
     let clusterClock: ClusterClock
     let faults: EndpointFaults
 
@@ -27,6 +28,7 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         metrics = RequestMetrics(metrics: services.metrics)
         missingPage = MissingPage(services: services)
         storeOutage = StoreOutage(pages: services.pages, urls: services.urls)
+        outages = services.storeOutages
         clusterClock = services.clusterClock
         faults = services.faults
     }
@@ -53,11 +55,12 @@ struct ProviderRequestMiddleware: RouterMiddleware {
                     return response
                 } catch {
                     if let cause = StoreOutage.cause(of: error) {
-                        // The store failed: 503 and Retry-After in the client's shape, the cause in one log line.
-                        log.storeFailed(request, cause: cause, error: error)
+                        // The store failed: 503 and Retry-After in the client's shape; the outage in the log
+                        // when it begins, every few seconds and when it ends, not a line per request.
+                        outages.refused(cause: cause, error: error)
                         var response = try storeOutage.response(for: request, cause: cause)
                         response.headers[RequestLog.requestIDField] = id
-                        finished(request, context: context, status: response.status.code, since: start)
+                        finished(request, context: context, status: response.status.code, since: start, logged: false)
                         return response
                     }
                     let elapsed = Self.elapsed(since: start)
@@ -96,9 +99,14 @@ struct ProviderRequestMiddleware: RouterMiddleware {
         return try await EndpointFaultAnswer.response(fault, endpoint: endpoint)
     }
 
-    private func finished(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant) {
+    private func finished(_ request: Request, context: Context, status: Int, since start: ContinuousClock.Instant, logged: Bool = true) {
         let elapsed = Self.elapsed(since: start)
         metrics.record(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status, nanoseconds: elapsed.nanoseconds)
+        guard logged else { return }
+        if status < 500 {
+            let method = request.method
+            outages.answered(wrote: status < 400 && method != .get && method != .head)
+        }
         log.answered(request, status: status, milliseconds: elapsed.milliseconds)
     }
 

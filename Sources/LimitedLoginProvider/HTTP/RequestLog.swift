@@ -53,14 +53,6 @@ struct RequestLog {
     }
 
     /// The line for a request whose handler failed with something other than an HTTP error (answered 500).
-    /// A request the store failed under, in one line: the cause in words and the database's own text.
-    func storeFailed(_ request: Request, cause: String, error: any Error) {
-        logger.error(
-            "\(request.method) \(request.uri.path) answered 503: \(cause) (\(error))",
-            metadata: ["request_id": .string(RequestLogContext.requestID ?? "")]
-        )
-    }
-
     func failed(_ request: Request, error: any Error, milliseconds: Double) {
         logger.error(
             "\(request.method) \(request.uri.path) failed: \(type(of: error))",

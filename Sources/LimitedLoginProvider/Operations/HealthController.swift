@@ -23,15 +23,21 @@ struct HealthController: Sendable {
         do { try await store.probeWrite(at: ProviderTime.systemNow()) } catch {
             return failed("the store cannot write: " + (StoreOutage.cause(of: error) ?? "the database failed"), error)
         }
+        // The probe's one row can still fit where a login's writes do not: a request refused for want of space
+        // (or a read-only store) in the last seconds says the store cannot write either.
+        if let cause = services.storeOutages.recentWriteFailure() {
+            return failed("the store cannot write: \(cause)", StoreError.unavailable("a request's write failed: \(cause)"))
+        }
         do { _ = try await services.keyring.current() } catch {
             return failed("no signing key can sign", error)
         }
+        services.storeOutages.healthPassed()
         return nil
     }
 
     private func failed(_ problem: String, _ error: any Error) -> String {
         // A check that meets a store closed on purpose (a start that failed, a stop) has nothing to report.
-        if !services.store.wasClosed { services.logger.warning("health check failed: \(problem) (\(error))") }
+        if !services.store.wasClosed { services.storeOutages.healthFailed(problem, error: error) }
         return problem
     }
 
