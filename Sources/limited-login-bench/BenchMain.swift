@@ -169,9 +169,13 @@ struct BenchMain: AsyncParsableCommand {
         )
         @Option(help: "The limited-login binary to start.") var binary = ".build/release/limited-login"
         @Option(help: "Runs of each (the median is the figure).") var runs = 20
+        @Flag(
+            help:
+                "Also a store of 100,000 users and 1,000,000 sessions (made with the sqlite3 shell), beside PRAGMA quick_check alone on it.")
+        var large = false
 
         func run() async throws {
-            let benchmark = StartBenchmark(binary: binary, runs: max(1, runs))
+            let benchmark = StartBenchmark(binary: binary, runs: max(1, runs), large: large)
             try await BenchMain.running("start") { try await benchmark.run() }
         }
     }

@@ -14,9 +14,13 @@ import Glibc
 /// - **`:memory:` with a given key**: `--fixtures` with the state the first start exported on exit (keys,
 ///   apps, users): what a test fixture that starts a provider per test pays.
 /// - **`:memory:` from nothing**: a first start (a key made, demo data seeded), for reference.
+///
+/// `--large`: the existing store again, holding 100,000 users and 1,000,000 sessions (``LargeStore``), beside
+/// `PRAGMA quick_check` alone on that file (what the start's integrity check costs of it).
 struct StartBenchmark {
     var binary: String
     var runs = 20
+    var large = false
 
     private struct Setup {
         var name: String
@@ -35,11 +39,24 @@ struct StartBenchmark {
         // The first start makes the store (and writes its state, keys included, on exit).
         _ = try serveUntilHealthy(["--database", store, "--export-on-exit", state])
         guard FileManager.default.fileExists(atPath: state) else { throw BenchmarkError.unexpectedResponse("the first start wrote no state") }
-        let setups = [
+        var setups = [
             Setup(name: "existing store", arguments: ["--database", store]),
             Setup(name: ":memory: with a given key", arguments: ["--database", ":memory:", "--fixtures", state]),
             Setup(name: ":memory: from nothing", arguments: ["--database", ":memory:"]),
         ]
+        if large {
+            let largeStore = folder + "/large.sqlite"
+            try LargeStore.make(at: largeStore, from: store)
+            setups = [
+                Setup(name: "existing store", arguments: ["--database", store]), Setup(name: LargeStore.name, arguments: ["--database", largeStore]),
+            ]
+            var checks: [Double] = []
+            for _ in 0..<runs { checks.append(try LargeStore.timeQuickCheck(largeStore)) }
+            print(
+                String(
+                    format: "  PRAGMA quick_check alone on %@: median %.1f ms (%.1f–%.1f)", LargeStore.name, median(checks) * 1000,
+                    checks.min()! * 1000, checks.max()! * 1000))
+        }
         print("start: \(binary), \(runs) runs of each, interleaved: exec to exit for --version; exec to the first /health 200 for serve")
         var version: [Double] = []
         var serving = Array(repeating: [Double](), count: setups.count)

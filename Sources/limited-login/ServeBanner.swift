@@ -5,7 +5,9 @@ import LimitedLoginProvider
 struct ServeBanner: Sendable {
     let provider: LimitedLoginProvider
     let apps: [AppRecord]
+    /// The first test users (``usersInBanner`` of them at most), and how many there are in all.
     let users: [TestUserRecord]
+    let userCount: Int
     /// Where the CA certificate was written (`--ca-file`, or for `--exec`), when it was.
     let caFile: String?
     let seededDemoData: Bool
@@ -44,8 +46,8 @@ struct ServeBanner: Sendable {
         for user in users.prefix(Self.usersInBanner) {
             lines.append("  test user \(user.email): ID \(user.id)")
         }
-        if users.count > Self.usersInBanner {
-            lines.append("  … and \(users.count - Self.usersInBanner) more test users ('limited-login users list')")
+        if userCount > Self.usersInBanner {
+            lines.append("  … and \(userCount - Self.usersInBanner) more test users ('limited-login users list')")
         }
         if let warning = Self.publicURLWarning(host: host, publicURL: publicURL) { lines.append(warning) }
         if let first = apps.first {

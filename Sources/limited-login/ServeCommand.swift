@@ -87,9 +87,17 @@ struct ServeCommand: AsyncParsableCommand {
         let writtenCA = try ServeCertificateAuthorityFile.write(provider.certificateAuthorityPEM, to: https.caFile, forExec: exec != nil)
         let seeded = provider.seededDemoData
         let madeAdminToken = provider.madeAdminToken ? provider.adminToken : nil
-        // The banner's apps and users, read while the server binds its port.
-        let listing = Task { () async throws -> (apps: [AppRecord], users: [TestUserRecord]) in
-            (try await provider.store.apps(), try await provider.store.users())
+        // The banner's apps and first users, read while the server binds its port; every user only for a ready
+        // file (reading 100,000 took most of a start).
+        let listsEveryUser = harness.readyFile != nil
+        let listing = Task { () async throws -> (apps: [AppRecord], users: [TestUserRecord], userCount: Int) in
+            let apps = try await provider.store.apps()
+            if listsEveryUser {
+                let users = try await provider.store.users()
+                return (apps, users, users.count)
+            }
+            let (users, count) = try await provider.store.firstUsers(ServeBanner.usersInBanner)
+            return (apps, users, count)
         }
         let started = AsyncStream<String>.makeStream()
         let readyFile = harness.readyFile
@@ -98,14 +106,16 @@ struct ServeCommand: AsyncParsableCommand {
         let onRunning: @Sendable (String) async -> Void = { baseURL in
             let apps: [AppRecord]
             let users: [TestUserRecord]
-            do { (apps, users) = try await listing.value } catch {
+            let userCount: Int
+            do { (apps, users, userCount) = try await listing.value } catch {
                 // The store answered every read of the start a moment ago; without its apps there is no banner
                 // nor ready file to give, so the start fails as any failed read of it would.
                 printErrorLine("limited-login serve: cannot start: \(describe(error))")
                 Foundation.exit(1)
             }
             let banner = ServeBanner(
-                provider: provider, apps: apps, users: users, caFile: writtenCA, seededDemoData: seeded, madeAdminToken: madeAdminToken,
+                provider: provider, apps: apps, users: Array(users.prefix(ServeBanner.usersInBanner)), userCount: userCount, caFile: writtenCA,
+                seededDemoData: seeded, madeAdminToken: madeAdminToken,
                 host: host, publicURL: publicURL
             )
             // With --exec the command's output is the run's: the banner goes to standard error.

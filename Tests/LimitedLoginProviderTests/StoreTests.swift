@@ -143,6 +143,17 @@ struct StoreTests {
         }
     }
 
+    @Test("the banner's users: the oldest few and the count, without reading every user (issue #58)", arguments: StoreDialect.available)
+    func firstUsers(_ dialect: StoreDialect) async throws {
+        try await withFreshStore(dialect) { store in
+            try await FixtureLoader(store: store).load(TestFixtures.fixtures)
+            let every = try await store.users()
+            let (first, count) = try await store.firstUsers(2)
+            #expect(count == every.count && count > 2)
+            #expect(first.map(\.id) == every.prefix(2).map(\.id))
+        }
+    }
+
     @Test(
         "two edits of one user read at the same moment keep each other's changes: a new name beside a new gender (issue #58)",
         arguments: StoreDialect.available)
