@@ -95,9 +95,12 @@ def check_report_shape(report, result, endpoint, provider):
     summary = report["summary"]
     assert summary["cases"] == len(report["cases"])
     counted = {"ok": "ok", "holes": "hole", "warnings": "warning", "unclear": "unclear", "not_run": "not-run",
-               "failed": "fail"}
+               "good_tokens_refused": "fail"}
     for key, verdict in counted.items():
         assert summary[key] == len(verdicts(report, verdict)), key
+    # "failed": the cases that failed the run; none exactly when it exited 0 (without --strict).
+    assert (summary["failed"] == 0) == (report["exit_status"] == 0), summary
+    assert summary["failed"] >= summary["holes"] + summary["good_tokens_refused"], summary
     valid = next(case for case in report["cases"] if case["name"] == "valid")
     assert valid["severity"] == "must-accept" and valid["expected"] == "accepted"
     for case in report["cases"]:

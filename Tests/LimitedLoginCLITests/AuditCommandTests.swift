@@ -218,6 +218,75 @@ struct AuditCommandTests {
         }
     }
 
+    @Test("issue #57: the FAILED line names holes and unrefused tokens alike; --json's summary.failed counts every case that failed the run")
+    func everyFailingCaseNamed() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(crashingOnAlgorithmBackend()) { port in
+                let arguments = [
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "alg-none,bad-signature,wrong-audience",
+                ]
+                let text = try await CLIProcess.run(arguments)
+                #expect(text.status == 1)
+                #expect(
+                    text.output.hasSuffix(
+                        "FAILED: the backend accepted 1 token it must refuse: bad-signature; and did not refuse 1 token it must refuse: alg-none (other 500); a refusal is a status in --refused (default 4xx).\n"
+                    ), "\(text.output)")
+                let json = try report(try await CLIProcess.run(arguments + ["--json"]).output)
+                let summary = try #require(json["summary"]?.objectValue)
+                #expect(
+                    summary["failed"] == 2 && summary["good_tokens_refused"] == 0 && summary["holes"] == 1 && summary["unclear"] == 1, "\(summary)")
+            }
+        }
+    }
+
+    @Test("issue #57: --timeout bounds the body too; a refused good token shows its answer's first line; control bytes never reach the report raw")
+    func drippingAndControlBytes() async throws {
+        try await withProvider { provider in
+            let dripping = Router()
+            dripping.get("/me") { _, _ -> Response in
+                // A head at once, then a body that never ends.
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody { writer in
+                        for _ in 0..<600 {
+                            try await writer.write(ByteBuffer(string: " "))
+                            try await Task.sleep(for: .milliseconds(100))
+                        }
+                        try await writer.finish(nil)
+                    })
+            }
+            try await withLoopbackServer(dripping) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "expired", "--timeout", "2",
+                ])
+                #expect(run.status != 0)
+                #expect((run.output + run.error).contains("the answer's body did not end within 2 s (--timeout)"), "\(run.output)\n\(run.error)")
+            }
+            let refusing = Router()
+            refusing.get("/me") { _, _ -> Response in
+                Response(
+                    status: .forbidden, headers: [.contentType: "text/plain"],
+                    body: .init(byteBuffer: ByteBuffer(string: "denied \u{1B}[31mred\u{07} \u{FFFF}here\nsecond line")))
+            }
+            try await withLoopbackServer(refusing) { port in
+                let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString).xml")
+                defer { try? FileManager.default.removeItem(at: junit) }
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "expired", "--junit", junit.path,
+                ])
+                #expect(run.status == 1)
+                #expect(run.output.contains("FAIL valid (refused 403)"), "\(run.output)")
+                #expect(run.output.contains("The answer began: denied ?[31mred? ?here…"), "\(run.output)")
+                #expect(!run.output.contains("\u{1B}") && !run.output.contains("\u{07}") && !run.output.contains("second line"))
+                let document = try XMLDocument(contentsOf: junit)
+                #expect(try document.nodes(forXPath: "//testcase[failure]").count == 1)
+            }
+        }
+    }
+
     @Test("--strict: the JUnit report fails the warnings too, as the exit status does")
     func strictJUnit() async throws {
         try await withProvider { provider in

@@ -50,12 +50,19 @@ final class AuditBackend: Sendable {
 
     private func attempt(token: String, nonces: AuditNonces) async -> AuditAnswer {
         let request = template.request(token: token, nonces: nonces)
+        // --timeout bounds the whole answer, its body too: a backend dripping its body (or never ending it) is
+        // no answer, not a hang.
+        let deadline = NIODeadline.now() + timeout
         do {
-            let response = try await client.execute(request, timeout: timeout)
+            let response = try await client.execute(request, deadline: deadline)
             let status = Int(response.status.code)
-            let body = (try? await response.body.collect(upTo: 1 << 20)).map { Array($0.readableBytesView) } ?? []
+            guard let body = try await Self.collect(response.body, until: deadline) else {
+                return AuditAnswer(
+                    outcome: .noAnswer, status: nil, detail: "the answer's body did not end within \(timeoutSeconds) s (--timeout)")
+            }
             let outcome = rule.outcome(status: status, body: body)
-            return AuditAnswer(outcome: outcome, status: status, detail: outcome == .other ? Self.excerpt(body) : nil)
+            // The first line of a refusal or an unclear answer: why a good token was refused shows in the report.
+            return AuditAnswer(outcome: outcome, status: status, detail: outcome == .accepted ? nil : Self.excerpt(body))
         } catch {
             return AuditAnswer(
                 outcome: .noAnswer, status: nil, detail: TransportFailure.reason(error),
@@ -68,11 +75,32 @@ final class AuditBackend: Sendable {
         try? await client.shutdown()
     }
 
-    /// The start of an answer's body, on one line, for the report.
+    /// The body (at most 1 MiB kept), or nil when it did not end by `deadline`.
+    private static func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline) async throws -> [UInt8]? {
+        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var bytes: [UInt8] = []
+                for try await chunk in body where bytes.count < 1 << 20 { bytes += chunk.readableBytesView.prefix((1 << 20) - bytes.count) }
+                return bytes
+            }
+            group.addTask {
+                let nanoseconds = max(0, deadline.uptimeNanoseconds - NIODeadline.now().uptimeNanoseconds)
+                try await Task.sleep(nanoseconds: nanoseconds)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The first line of an answer's body (160 bytes at most), its control characters made harmless, for the
+    /// report.
     private static func excerpt(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
-        let text = String(decoding: body.prefix(160), as: UTF8.self)
-            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-        return "The answer began: " + text + (body.count > 160 ? "…" : "")
+        let head = body.prefix(160)
+        let line = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? head[...]
+        let text = AuditReport.printable(String(decoding: line, as: UTF8.self))
+        return "The answer began: " + text + (line.count < body.count ? "…" : "")
     }
 }

@@ -57,22 +57,26 @@ struct AuditReport: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The last line: PASSED, or FAILED naming every case that failed the run (refused good tokens, holes, and
+    /// must-refuse tokens answered with neither an acceptance nor a refusal), so that none hides behind another.
     var verdictLine: String {
+        func tokens(_ count: Int) -> String { "\(count) token\(count == 1 ? "" : "s")" }
         let holes = results.filter { $0.verdict == .hole }.map(\.name)
         let fails = results.filter { $0.verdict == .fail }.map(\.name)
-        if !fails.isEmpty {
-            return
-                "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one."
-        }
-        if !holes.isEmpty {
-            return "FAILED: the backend accepted \(holes.count) token\(holes.count == 1 ? "" : "s") it must refuse: \(holes.joined(separator: ", "))."
-        }
         let unrefused = results.filter { $0.verdict == .unclear && $0.failsTheRun }
+        var parts: [String] = []
+        if !holes.isEmpty { parts.append("accepted \(tokens(holes.count)) it must refuse: \(holes.joined(separator: ", "))") }
         if !unrefused.isEmpty {
             let cases = unrefused.map { "\($0.name) (\($0.got))" }.joined(separator: ", ")
-            return
-                "FAILED: the backend did not refuse \(unrefused.count) token\(unrefused.count == 1 ? "" : "s") it must refuse: \(cases); a refusal is a status in --refused (default 4xx)."
+            parts.append("did not refuse \(tokens(unrefused.count)) it must refuse: \(cases); a refusal is a status in --refused (default 4xx)")
         }
+        if !fails.isEmpty {
+            let others = parts.isEmpty ? "" : " Also failing: " + (holes + unrefused.map(\.name)).joined(separator: ", ") + "."
+            return
+                "FAILED: the backend refused a good token (\(fails.joined(separator: ", "))); the other verdicts prove nothing until it accepts one."
+                + others
+        }
+        if !parts.isEmpty { return "FAILED: the backend " + parts.joined(separator: "; and ") + "." }
         if strict, exitStatus != 0 {
             let lenient = results.filter { $0.verdict == .warning || $0.verdict == .unclear }.map(\.name)
             return "FAILED (--strict): \(lenient.joined(separator: ", ")) did not go as they should."
@@ -87,7 +91,9 @@ struct AuditReport: Sendable {
             "summary": .object([
                 "cases": .number(Double(results.count)), "ok": .number(Double(count(.ok))), "holes": .number(Double(count(.hole))),
                 "warnings": .number(Double(count(.warning))), "unclear": .number(Double(count(.unclear))),
-                "not_run": .number(Double(count(.notRun))), "failed": .number(Double(count(.fail))),
+                "not_run": .number(Double(count(.notRun))), "good_tokens_refused": .number(Double(count(.fail))),
+                // The cases that failed the run (what makes the exit status 1).
+                "failed": .number(Double(results.filter { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count)),
             ]),
             "cases": .array(results.map(\.json)),
         ])
@@ -131,12 +137,23 @@ struct AuditReport: Sendable {
         return xml
     }
 
-    /// The provider's HTML escaping, after replacing the control characters XML 1.0 cannot hold.
+    /// The provider's HTML escaping, after replacing what XML 1.0 cannot hold (control characters, U+FFFE and
+    /// U+FFFF) or a terminal would act on (DEL and the C1 controls).
     static func escape(_ text: String) -> String {
-        var allowed = String.UnicodeScalarView()
+        HTMLEscaping.escape(printable(text, keepingLineBreaks: true))
+    }
+
+    /// `text` with every control character (but tab and, if asked, line breaks), DEL, the C1 controls, U+FFFE
+    /// and U+FFFF replaced by `?`: a backend's answer reaches the terminal, the JSON and the JUnit file
+    /// without an escape sequence or a character XML refuses.
+    static func printable(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        var kept = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            allowed.append(scalar.value >= 0x20 || scalar == "\t" || scalar == "\n" || scalar == "\r" ? scalar : "?")
+            let value = scalar.value
+            let control = value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xFFFE || value == 0xFFFF
+            let allowed = scalar == "\t" || (keepingLineBreaks && (scalar == "\n" || scalar == "\r"))
+            kept.append(control && !allowed ? "?" : scalar)
         }
-        return HTMLEscaping.escape(String(allowed))
+        return String(kept)
     }
 }
