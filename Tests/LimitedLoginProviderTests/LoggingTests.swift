@@ -152,14 +152,20 @@ struct LoggingTests {
         // 600 refused requests over 12 s (50 a second).
         for index in 0..<600 { outages.refused(cause: "the database cannot be reached", error: error, now: start + UInt64(index) * second / 50) }
         outages.answered(now: start + 12 * second)
-        outages.answered(now: start + 13 * second)
+        #expect(logs.records.withLock { $0 }.count == 3, "a read answered a moment after a refusal ends nothing (a stylesheet between two)")
+        outages.answered(now: start + 17 * second)
+        outages.answered(now: start + 18 * second)
         let lines = logs.records.withLock { $0 }
         #expect(lines.count == 4, "\(lines.joined(separator: "\n"))")
         #expect(lines.first?.contains("store outage began: the database cannot be reached") == true)
         #expect(
             lines.filter { $0.contains("store outage goes on: the database cannot be reached; 250 requests answered 503 in the last 5 s") }.count == 2
         )
-        #expect(lines.last?.contains("store outage ended after 12 s: 600 requests were answered 503") == true, "\(lines.last ?? "")")
+        #expect(lines.last?.contains("store outage ended after 17 s: 600 requests answered 503") == true, "\(lines.last ?? "")")
+        outages.refused(cause: "the database cannot be reached", error: error, now: start + 19 * second)
+        outages.answered(wrote: true, now: start + 19 * second)
+        #expect(
+            logs.records.withLock { $0 }.last?.contains("store outage ended after 0 s: 1 request answered 503") == true, "a write ends it at once")
         #expect(outages.recentWriteFailure(now: start + 13 * second) == nil, "no write was refused for want of space")
 
         outages.refused(cause: "the disk is full", error: error, now: start + 20 * second)

@@ -18,6 +18,7 @@ final class StoreOutageLog: Sendable {
         var refused = 0
         var refusedSinceSummary = 0
         var lastSummary: UInt64
+        var lastRefusal: UInt64
     }
 
     private struct State {
@@ -49,11 +50,12 @@ final class StoreOutageLog: Sendable {
                 rememberingWriteFailure.store(true, ordering: .releasing)
             }
             guard var outage = state.outage else {
-                state.outage = Outage(cause: cause, began: now, refused: 1, lastSummary: now)
+                state.outage = Outage(cause: cause, began: now, refused: 1, lastSummary: now, lastRefusal: now)
                 return .began
             }
             outage.refused += 1
             outage.refusedSinceSummary += 1
+            outage.lastRefusal = now
             var line = Line.none
             if now &- outage.lastSummary >= Self.summaryInterval {
                 line = .summary(refused: outage.refusedSinceSummary, seconds: (now &- outage.lastSummary) / 1_000_000_000)
@@ -74,22 +76,29 @@ final class StoreOutageLog: Sendable {
         }
     }
 
-    /// A request answered without a store failure: the end of an outage, if one was going on. `wrote`: it
-    /// changed something (a POST, PUT or DELETE answered 2xx or 3xx), so writes work again.
+    /// A request answered without a store failure: the end of an outage, if one was going on, when it wrote
+    /// (`wrote`: a POST, PUT or DELETE answered 2xx or 3xx, so writes work again) or no request was refused
+    /// for ``summaryInterval`` (a page's stylesheet served between two refusals ends nothing).
     func answered(wrote: Bool = false, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         if wrote, rememberingWriteFailure.load(ordering: .acquiring) {
             state.withLock { $0.lastWriteFailure = nil }
             rememberingWriteFailure.store(false, ordering: .releasing)
         }
         guard inOutage.load(ordering: .acquiring) else { return }
+        endOutage(now: now) { wrote || now &- $0.lastRefusal >= Self.summaryInterval }
+    }
+
+    private func endOutage(now: UInt64, if ends: (Outage) -> Bool) {
         let ended = state.withLock { state -> Outage? in
-            defer { state.outage = nil }
-            return state.outage
+            guard let outage = state.outage, ends(outage) else { return nil }
+            state.outage = nil
+            return outage
         }
-        inOutage.store(false, ordering: .releasing)
         guard let ended else { return }
+        inOutage.store(false, ordering: .releasing)
         logger.notice(
-            "store outage ended after \((now &- ended.began) / 1_000_000_000) s: \(ended.refused) requests were answered 503 (\(ended.cause))")
+            "store outage ended after \((now &- ended.began) / 1_000_000_000) s: \(ended.refused) request\(ended.refused == 1 ? "" : "s") answered 503 (\(ended.cause))"
+        )
     }
 
     /// A failed health check: logged when its problem is new, not at every check (once a second).
@@ -101,8 +110,9 @@ final class StoreOutageLog: Sendable {
         if new { logger.warning("health check failed: \(problem) (\(error))") }
     }
 
-    /// A passed health check: logged when it follows a failed one.
-    func healthPassed() {
+    /// A passed health check: logged when it follows a failed one; it ends an outage.
+    func healthPassed(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        if inOutage.load(ordering: .acquiring) { endOutage(now: now) { _ in true } }
         let recovered = state.withLock { state in
             defer { state.healthProblem = nil }
             return state.healthProblem
