@@ -62,7 +62,7 @@ public struct ProviderConfiguration: Sendable {
     /// How long one attempt of an app callback may take, from connecting to the whole answer.
     public var callbackAttemptTimeout: Duration = .seconds(10)
     /// Let app callbacks go to private, link-local, unspecified and any loopback address
-    /// (``CallbackAddressPolicy``; `serve --allow-private-callbacks`).
+    /// (the provider's callback address policy; `serve --allow-private-callbacks`).
     public var allowsPrivateCallbacks = false
 
     public init(
