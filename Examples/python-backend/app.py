@@ -38,11 +38,14 @@ def make_app(jwks_url, issuer, app_id):
         if (environ["REQUEST_METHOD"], environ.get("PATH_INFO")) != ("POST", "/login"):
             return answer("404 Not Found", {"error": "POST /login only"})
         raw = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-        if environ.get("CONTENT_TYPE", "").startswith("application/json"):
-            form = json.loads(raw or b"{}")
-        else:
-            form = {name: values[0] for name, values in parse_qs(raw.decode()).items()}
-        if not isinstance(form.get("id_token"), str) or not isinstance(form.get("nonce"), str):
+        try:
+            if environ.get("CONTENT_TYPE", "").startswith("application/json"):
+                form = json.loads(raw or b"{}")
+            else:
+                form = {name: values[0] for name, values in parse_qs(raw.decode()).items()}
+        except ValueError:  # not JSON, or not UTF-8
+            form = None
+        if not isinstance(form, dict) or not isinstance(form.get("id_token"), str) or not isinstance(form.get("nonce"), str):
             return answer("400 Bad Request", {"error": "id_token and nonce are required"})
         try:
             claims = verify(form["id_token"], form["nonce"])

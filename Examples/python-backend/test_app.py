@@ -66,3 +66,18 @@ def test_a_token_changed_after_signing_is_refused(limited_login):
     header, payload, signature = limited_login.token("alice@example.com", nonce="n-1").id_token.split(".")
     forged = limited_login.token("bob@example.com", nonce="n-1").id_token.split(".")[1]   # bob's claims
     assert login(limited_login, f"{header}.{forged}.{signature}", "n-1") == (401, {"error": "Signature verification failed"})
+
+
+@pytest.mark.parametrize("body, content_type", [
+    (b"{not json", "application/json"),
+    (b"[1, 2]", "application/json"),
+    (b"\xff\xfe", "application/x-www-form-urlencoded"),
+    (b"id_token=only", "application/x-www-form-urlencoded"),
+])
+def test_a_body_it_cannot_read_is_a_400_not_a_crash(limited_login, body, content_type):
+    app = make_app(limited_login.jwks_url, limited_login.issuer, limited_login.app_id)
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/login", "CONTENT_TYPE": content_type,
+               "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}
+    status = []
+    answer = json.loads(b"".join(app(environ, lambda line, headers: status.append(line))))
+    assert (status[0], answer) == ("400 Bad Request", {"error": "id_token and nonce are required"})
