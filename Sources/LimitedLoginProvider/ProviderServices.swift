@@ -35,6 +35,8 @@ final class ProviderServices: Sendable {
     let clusterClock: ClusterClock
     /// Posts the apps' deauthorize and data-deletion callbacks.
     let callbacks: CallbackDeliverer
+    /// The record of every admin write, in the store.
+    let adminLog: AdminWriteLog
 
     init(
         configuration: ProviderConfiguration, store: ProviderStore, keyring: SigningKeyring, urls: ProviderURLs,
@@ -50,6 +52,7 @@ final class ProviderServices: Sendable {
             limits: configuration.adminTokenAttemptLimits, store: store.location.isShared ? store : nil)
         addedUsers = AddedUserLimit(limit: configuration.addedUsersPerHour)
         storeOutages = StoreOutageLog(logger: logger)
+        adminLog = AdminWriteLog(store: store, logger: logger)
         self.clock = clock
         self.scenarios = scenarios
         self.configuration = configuration

@@ -28,7 +28,7 @@ struct LimitedLoginCommand: AsyncParsableCommand {
             ServeCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, AppsCommand.self, UsersCommand.self, FriendsCommand.self,
             KeysCommand.self, VerifyCommand.self,
             DecodeCommand.self, TokenCommand.self, AuditCommand.self, ScenarioCommand.self, ClockCommand.self,
-            ExportCommand.self, ResetCommand.self, CACommand.self, HealthCommand.self,
+            ExportCommand.self, ResetCommand.self, CACommand.self, HealthCommand.self, CredentialsCommand.self, AdminLogCommand.self,
         ]
     )
 

@@ -71,7 +71,7 @@ struct StoreStartChecksTests {
         #expect(refused.status == 73)
         #expect(
             refused.error.hasSuffix(
-                "limited-login serve: cannot start: the store is newer than this release: it has schema step 9001_from_a_newer_release, which this binary (schema 0015_public_keys_kept) does not know; run the release that wrote it, or a newer one, or restore a copy made by this one\n"
+                "limited-login serve: cannot start: the store is newer than this release: it has schema step 9001_from_a_newer_release, which this binary (schema 0016_admin_credentials_and_log) does not know; run the release that wrote it, or a newer one, or restore a copy made by this one\n"
             ), "\(refused.error)")
         #expect(refused.error.split(separator: "\n").count == 2, "the start line and the refusal: \(refused.error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "nothing written")

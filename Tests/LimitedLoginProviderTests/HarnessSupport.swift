@@ -26,7 +26,16 @@ struct AdminReply: Sendable {
 
 /// Calls the admin API with the harness's token and an optional JSON body.
 func admin(_ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, json: String? = nil) async throws -> AdminReply {
-    var headers: HTTPFields = [.authorization: "Bearer \(KeyRotationAndAdminTests.adminToken)"]
+    try await admin(client, path, method: method, json: json, as: KeyRotationAndAdminTests.adminToken)
+}
+
+/// Calls the admin API with `token` (a scoped credential's, say) and an optional JSON body.
+func admin(
+    _ client: any TestClientProtocol, _ path: String, method: HTTPRequest.Method = .get, json: String? = nil, as token: String
+) async throws
+    -> AdminReply
+{
+    var headers: HTTPFields = [.authorization: "Bearer \(token)"]
     if json != nil { headers[.contentType] = "application/json" }
     let response = try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     let text = String(buffer: response.body)

@@ -30,6 +30,7 @@ struct AdminController: Sendable {
         AdminStateController(services: services).addRoutes(to: router)
         AdminLoginsController(services: services).addRoutes(to: router)
         AdminCertificateAuthorityController(services: services).addRoutes(to: router)
+        AdminCredentialController(services: services).addRoutes(to: router)
     }
 
     private var operations: AdminOperations { AdminOperations(services: services) }

@@ -3,7 +3,7 @@ import Foundation
 /// Apps: list, create, edit, move to another business, delete.
 extension AdminOperations {
     func apps() async throws -> [ProviderFixtures.App] {
-        try await store.apps().map(ProviderFixtures.App.init(record:))
+        try await store.apps().filter { AdminCaller.current.mayTouch(app: $0.id) }.map(ProviderFixtures.App.init(record:))
     }
 
     /// A new app in the fixtures file's shape; its secret is made when not given, its `roles` (by ID or

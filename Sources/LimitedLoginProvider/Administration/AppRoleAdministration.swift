@@ -11,7 +11,7 @@ extension AdminOperations {
     /// Gives the person (ID or email) a role on the app: `admin`, `developer` or `tester`.
     func setRole(appID: String, user: String, role name: String) async throws -> (userID: String, role: AppRole) {
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
-        guard let person = try await store.user(idOrEmail: user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
+        guard let person = try await visibleUser(user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
         guard let role = AppRole(rawValue: name) else { throw AdminError.badRequest("The role \"\(name)\" must be admin, developer or tester.") }
         try await store.setRole(appID: appID, userID: person.id, role: role)
         return (person.id, role)

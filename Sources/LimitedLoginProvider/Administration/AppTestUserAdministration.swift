@@ -10,7 +10,7 @@ extension AdminOperations {
     /// Makes the person (ID or email) a test user of the app (already one: nothing changes); returns their ID.
     func addTestUser(appID: String, user: String) async throws -> String {
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
-        guard let person = try await store.user(idOrEmail: user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
+        guard let person = try await visibleUser(user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
         try await store.addTestUser(person.id, toApps: [appID])
         return person.id
     }

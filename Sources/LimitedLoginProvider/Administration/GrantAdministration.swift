@@ -7,10 +7,10 @@ extension AdminOperations {
     func grants(user: String?) async throws -> [GrantRecord] {
         var userID: String?
         if let user {
-            guard let found = try await store.user(idOrEmail: user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
+            guard let found = try await visibleUser(user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
             userID = found.id
         }
-        return try await store.grants(userID: userID)
+        return try await store.grants(userID: userID).filter { AdminCaller.current.mayTouch(app: $0.appID) }
     }
 
     /// The person removes the app: the next login asks for consent afresh.

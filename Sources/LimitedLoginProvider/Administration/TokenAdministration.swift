@@ -27,10 +27,11 @@ extension AdminOperations {
         guard let app = try await services.store.app(id: appID) else {
             throw AdminError.notFound("No app with ID \(appID).")
         }
+        guard AdminCaller.current.mayTouch(app: appID) else { throw AdminCaller.current.outOfScope("App \(appID) is not this credential's.") }
         let user: TestUserRecord
         switch subject {
         case .user(let name):
-            guard let stored = try await services.store.user(idOrEmail: name) else {
+            guard let stored = try await visibleUser(name) else {
                 throw AdminError.notFound("No test user \(name) (give an ID or an email).")
             }
             user = stored

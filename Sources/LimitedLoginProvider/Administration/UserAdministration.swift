@@ -7,7 +7,7 @@ extension AdminOperations {
     func users() async throws -> [AdminUser] {
         var users: [AdminUser] = []
         let apps = try await store.appsOfTestUsers()
-        for user in try await store.users() {
+        for user in try await store.users() where AdminCaller.current.maySee(userOfApps: apps[user.id] ?? []) {
             users.append(AdminUser(record: user, friends: try await store.friendIDs(of: user.id), apps: apps[user.id] ?? []))
         }
         return users
@@ -33,6 +33,7 @@ extension AdminOperations {
         }
         if user.friends != nil { user.friends = friendIDs }
         try await requireApps(user.apps)
+        try requireChangeable(userApps: user.apps ?? [], what: "A new test user (\"apps\")")
         if user.id == nil { user.id = RandomIdentifiers.numericID() }
         do {
             try await FixtureLoader(store: store).create(user)
@@ -52,9 +53,10 @@ extension AdminOperations {
             throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
         }
         // From the database (as editApp): a cached record written back could undo another node's change.
-        guard let found = try await store.user(idOrEmail: idOrEmail), let existing = try await store.user(id: found.id, fresh: true) else {
+        guard let found = try await visibleUser(idOrEmail), let existing = try await store.user(id: found.id, fresh: true) else {
             throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
         }
+        try requireChangeable(userApps: try await store.appsOfTestUser(existing.id), what: "A test user changed here")
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
         guard case .object(var merged) = ProviderFixtures.User(record: existing, friends: nil).json else {
             throw AdminError(.internalServerError, "The user cannot be read.")
@@ -70,7 +72,10 @@ extension AdminOperations {
         user.id = nil
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         user.id = existing.id
-        if changes["apps"] != nil { try await requireApps(user.apps) }
+        if changes["apps"] != nil {
+            try await requireApps(user.apps)
+            try requireChangeable(userApps: user.apps ?? [], what: "A test user's new \"apps\"")
+        }
         let record = TestUserRecord(fixture: user, id: existing.id)
         do {
             try await store.updateUser(
@@ -86,9 +91,9 @@ extension AdminOperations {
 
     /// Deletes the user named by ID or email; returns their ID.
     func deleteUser(_ idOrEmail: String) async throws -> String {
-        guard let user = try await store.user(idOrEmail: idOrEmail), try await store.deleteUser(id: user.id) else {
-            throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
-        }
+        guard let user = try await visibleUser(idOrEmail) else { throw AdminError.notFound("No test user with ID or email \(idOrEmail).") }
+        try requireChangeable(userApps: try await store.appsOfTestUser(user.id), what: "A test user deleted here")
+        guard try await store.deleteUser(id: user.id) else { throw AdminError.notFound("No test user with ID or email \(idOrEmail).") }
         return user.id
     }
 

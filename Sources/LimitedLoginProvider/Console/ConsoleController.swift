@@ -194,6 +194,7 @@ struct ConsoleController: Sendable {
             return try await page.render(section, csrf: csrf, shown, status: error.status)
         }
         services.logger.info("console action", metadata: ["action": "\(name)"])
+        await services.adminLog.record(by: .organisation, operation: "console \(name)", target: request.uri.path)
         if let minted, let idToken = minted["id_token"]?.stringValue {
             // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
             shown.token = await ConsoleTokenView.make(

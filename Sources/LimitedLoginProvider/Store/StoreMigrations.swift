@@ -26,6 +26,7 @@ enum StoreMigrations {
         StoreMigration(name: "0013_test_users_per_app", apply: addTestUsersPerApp),
         StoreMigration(name: "0014_sign_in_checks_in_flight", apply: addSignInChecksInFlight),
         StoreMigration(name: "0015_public_keys_kept", apply: addPublicKeysKept),
+        StoreMigration(name: "0016_admin_credentials_and_log", apply: addAdminCredentialsAndLog),
     ]
 
     private static func createInitialSchema(_ db: any SQLDatabase) async throws {
@@ -314,5 +315,26 @@ enum StoreMigrations {
             .column("jwk", type: .text, .notNull)
             .column("created_at", type: .bigint, .notNull)
             .run()
+    }
+
+    /// Named admin credentials scoped to apps (stored as the SHA-256 of the token, which is shown once), and
+    /// the record of every admin write.
+    private static func addAdminCredentialsAndLog(_ db: any SQLDatabase) async throws {
+        try await db.create(table: "ll_admin_credentials")
+            .column("name", type: .text, .primaryKey(autoIncrement: false))
+            .column("token_sha256", type: .text, .notNull, .unique)
+            .column("apps", type: .text, .notNull)
+            .column("created_at", type: .bigint, .notNull)
+            .column("revoked_at", type: .bigint)
+            .run()
+        try await db.create(table: "ll_admin_log")
+            .column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("at", type: .bigint, .notNull)
+            .column("credential", type: .text, .notNull)
+            .column("operation", type: .text, .notNull)
+            .column("target", type: .text, .notNull)
+            .column("node", type: .text, .notNull)
+            .run()
+        try await db.create(index: "ll_admin_log_at").on("ll_admin_log").column("at").run()
     }
 }
