@@ -47,7 +47,7 @@ struct ScopedCredentialTests {
                 (.get, "/_admin/export", nil), (.post, "/_admin/reset", nil), (.get, "/_admin/credentials", nil),
                 (.post, "/_admin/credentials", #"{"name": "more", "apps": ["\#(Self.teamApp)"]}"#), (.delete, "/_admin/credentials/team-c", nil),
                 (.post, "/_admin/apps", #"{"id": "4444444444", "name": "Mine too"}"#), (.delete, "/_admin/apps/\(Self.teamApp)", nil),
-                (.get, "/_admin/scenarios", nil), (.get, "/_admin/faults", nil), (.get, "/_admin/logins", nil),
+                (.get, "/_admin/faults", nil), (.get, "/_admin/logins", nil),
                 (.post, "/_admin/friendships", #"{"user_id": "\#(TestFixtures.alice)", "friend_id": "\#(TestFixtures.bob)"}"#),
             ]
             for (method, path, json) in routes {
@@ -210,6 +210,37 @@ struct ScopedCredentialTests {
             #expect(one.object["entries"]?.arrayValue?.count == 1)
             let bad = try await admin(client, "/_admin/log?limit=0")
             #expect(bad.status == .badRequest && bad.message == "limit must be from 1 to 10000.")
+        }
+    }
+
+    @Test("scenarios: queued, listed, cleared and removed for its apps only; another app's stay")
+    func scenarios() async throws {
+        try await withTeam { client, token, provider in
+            let ours = try await admin(
+                client, "/_admin/scenarios", method: .post, json: #"{"app_id": "\#(Self.teamApp)", "outcome": "cancel"}"#, as: token)
+            #expect(ours.status == .created, "\(ours.object)")
+            let theirs = try await admin(
+                client, "/_admin/scenarios", method: .post, json: #"{"app_id": "\#(TestFixtures.appID)", "outcome": "cancel"}"#, as: token)
+            #expect(theirs.status == .forbidden && theirs.message == "App \(TestFixtures.appID) is not this credential's. \(Self.scope)")
+            let forAlice = try await admin(
+                client, "/_admin/scenarios", method: .post,
+                json: #"{"app_id": "\#(Self.teamApp)", "user": "alice@example.com", "outcome": "cancel"}"#,
+                as: token)
+            #expect(forAlice.status == .notFound && forAlice.message == "No test user alice@example.com (give an ID or an email).")
+            let organisations = try await admin(
+                client, "/_admin/scenarios", method: .post, json: #"{"app_id": "\#(TestFixtures.appID)", "outcome": "cancel"}"#)
+            let otherID = try #require(organisations.object["id"]?.numberValue.map { Int($0) })
+            let listed = try await admin(client, "/_admin/scenarios", as: token)
+            #expect(listed.object["scenarios"]?.arrayValue?.compactMap { $0.objectValue?["app_id"]?.stringValue } == [Self.teamApp])
+            let removeOther = try await admin(client, "/_admin/scenarios/\(otherID)", method: .delete, as: token)
+            #expect(removeOther.status == .notFound, "\(removeOther.object)")
+            let clearOther = try await admin(client, "/_admin/scenarios?app_id=\(TestFixtures.appID)", method: .delete, as: token)
+            #expect(clearOther.status == .forbidden, "\(clearOther.object)")
+            let cleared = try await admin(client, "/_admin/scenarios", method: .delete, as: token)
+            #expect(cleared.object["removed"] == 1, "\(cleared.object)")
+            #expect(provider.services.scenarios.all.map(\.appID) == [TestFixtures.appID], "the other app's scenario stays")
+            let deliveries = try await admin(client, "/_admin/deliveries", as: token)
+            #expect(deliveries.status == .ok && deliveries.object["deliveries"] == .array([]))
         }
     }
 

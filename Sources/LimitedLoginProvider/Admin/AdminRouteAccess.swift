@@ -2,9 +2,9 @@ import HTTPTypes
 
 /// The admin routes a scoped credential may use (docs/SECURITY.md, "Scoped admin credentials"), and on what
 /// condition. A route not named here (keys, the clock's moves, reset, import and export, credentials, the
-/// certificate authority, scenarios, faults, deliveries, recent logins, creating or deleting apps,
-/// friendships, metrics) needs the organisation's admin token: a new route is the organisation's until it
-/// is added here.
+/// certificate authority, faults (they act on endpoints every app shares), recent logins, creating or deleting
+/// apps, friendships, metrics) needs the organisation's admin token: a new route is the organisation's until
+/// it is added here.
 enum AdminRouteAccess: Equatable {
     /// The app the route works on is this path parameter; it must be the credential's.
     case appInPath(String)
@@ -41,5 +41,10 @@ enum AdminRouteAccess: Equatable {
         "GET /_admin/tokens/defects": .anyCaller,
         "GET /_admin/clock": .anyCaller,
         "GET /_admin/log": .keptByOperation,
+        "GET /_admin/scenarios": .keptByOperation,
+        "POST /_admin/scenarios": .keptByOperation,
+        "DELETE /_admin/scenarios": .keptByOperation,
+        "DELETE /_admin/scenarios/{id}": .keptByOperation,
+        "GET /_admin/deliveries": .keptByOperation,
     ]
 }

@@ -2,7 +2,7 @@
 extension AdminOperations {
     /// Every delivery, newest first.
     func deliveries() async throws -> [CallbackDelivery] {
-        try await store.deliveries()
+        try await store.deliveries().filter { AdminCaller.current.mayTouch(app: $0.appID) }
     }
 
     /// The person asks the app to delete their data (as from their settings on the real service): the

@@ -14,9 +14,10 @@ extension AdminOperations {
         guard try await store.app(id: appID) != nil else {
             throw AdminError.notFound("No app with ID \(appID).")
         }
+        guard AdminCaller.current.mayTouch(app: appID) else { throw AdminCaller.current.outOfScope("App \(appID) is not this credential's.") }
         var userID: String?
         if let user = body["user"] {
-            guard let name = user.stringValue, let found = try await store.user(idOrEmail: name) else {
+            guard let name = user.stringValue, let found = try await visibleUser(name) else {
                 throw AdminError.notFound("No test user \(body["user"]?.stringValue ?? "(not a string)") (give an ID or an email).")
             }
             userID = found.id
@@ -33,15 +34,27 @@ extension AdminOperations {
         return scenario
     }
 
-    /// Removes one queued scenario by its ID.
+    /// The queued scenarios the caller may see, in order.
+    func scenarios() -> [Scenario] {
+        services.scenarios.all.filter { AdminCaller.current.mayTouch(app: $0.appID) }
+    }
+
+    /// Removes one queued scenario by its ID (to a scoped credential, another app's does not exist).
     func removeScenario(id: Int) throws {
-        guard services.scenarios.remove(id: id) else {
+        let visible = services.scenarios.all.contains { $0.id == id && AdminCaller.current.mayTouch(app: $0.appID) }
+        guard visible, services.scenarios.remove(id: id) else {
             throw AdminError.notFound("No queued scenario \(id): it was taken by a dialog, or removed.")
         }
     }
 
-    /// Removes the queued scenarios (one app's, or all); returns how many there were.
-    func clearScenarios(appID: String? = nil) -> Int {
-        services.scenarios.clear(appID: appID)
+    /// Removes the queued scenarios (one app's, or all the caller may touch); returns how many there were.
+    func clearScenarios(appID: String? = nil) throws -> Int {
+        switch (AdminCaller.current, appID) {
+        case (.organisation, _): return services.scenarios.clear(appID: appID)
+        case (.credential(_, let apps), nil): return apps.reduce(0) { $0 + services.scenarios.clear(appID: $1) }
+        case (let caller, let appID?):
+            guard caller.mayTouch(app: appID) else { throw caller.outOfScope("App \(appID) is not this credential's.") }
+            return services.scenarios.clear(appID: appID)
+        }
     }
 }

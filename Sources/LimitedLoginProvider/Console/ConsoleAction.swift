@@ -187,7 +187,7 @@ struct ConsoleAction: Sendable {
             }
             return ConsoleAction(name: name) { try $0.removeScenario(id: id) }
         case "clear-scenarios":
-            return ConsoleAction(name: name) { _ = $0.clearScenarios() }
+            return ConsoleAction(name: name) { _ = try $0.clearScenarios() }
         case "import-state":
             let document = try field.required("document", "Paste a fixtures or export document (JSON) to import.")
             return ConsoleAction(name: name) { _ = try await $0.importState(Data(document.utf8)) }

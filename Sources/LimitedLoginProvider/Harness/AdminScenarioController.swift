@@ -12,12 +12,12 @@ struct AdminScenarioController: Sendable {
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/scenarios") { request, _ in list() }
         router.post("/_admin/scenarios") { request, _ in try await add(request) }
-        router.delete("/_admin/scenarios") { request, _ in clear(request) }
+        router.delete("/_admin/scenarios") { request, _ in try clear(request) }
         router.delete("/_admin/scenarios/:id") { _, context in try remove(context.parameters.get("id") ?? "") }
     }
 
     private func list() -> Response {
-        Responses.json(.object(["scenarios": .array(services.scenarios.all.map(\.json))]))
+        Responses.json(.object(["scenarios": .array(AdminOperations(services: services).scenarios().map(\.json))]))
     }
 
     private func add(_ request: Request) async throws -> Response {
@@ -36,9 +36,9 @@ struct AdminScenarioController: Sendable {
         return Responses.json(.object(["success": true]))
     }
 
-    private func clear(_ request: Request) -> Response {
+    private func clear(_ request: Request) throws -> Response {
         let appID = request.uri.queryParameters.get("app_id")
-        let removed = AdminOperations(services: services).clearScenarios(appID: appID)
+        let removed = try AdminOperations(services: services).clearScenarios(appID: appID)
         return Responses.json(.object(["removed": .number(Double(removed))]))
     }
 }
