@@ -1,7 +1,7 @@
 /// Who is calling the admin API: the organisation's admin token, or a named credential scoped to some apps
 /// (docs/SECURITY.md, "Scoped admin credentials"). ``AdminGuardMiddleware`` sets ``current`` for the length of
-/// each request; the operations that list or change people read it to keep a scoped credential to its apps.
-/// The console signs in with the admin token only, so its calls run as ``organisation``.
+/// each request, and the console for each page and form of a session; the operations read it to keep a scoped
+/// credential to its apps (lists filtered, other apps refused, a user of none of its apps not found).
 enum AdminCaller: Sendable, Equatable {
     case organisation
     case credential(name: String, apps: Set<String>)

@@ -14,6 +14,12 @@ struct AdminOperations: Sendable {
         return AdminCaller.current.maySee(userOfApps: try await store.appsOfTestUser(user.id)) ? user : nil
     }
 
+    /// Refuses a scoped credential an app that is not its own (the route's guard checks it first; the console
+    /// calls the operations directly).
+    func requireTouchable(app appID: String) throws {
+        guard AdminCaller.current.mayTouch(app: appID) else { throw AdminCaller.current.outOfScope("App \(appID) is not this credential's.") }
+    }
+
     /// Refuses a scoped credential a change to a test user some app outside its scope shares, or a list of
     /// apps for a user that reaches outside it.
     func requireChangeable(userApps: [String], what: String) throws {

@@ -37,6 +37,7 @@ extension AdminOperations {
     /// The app as `edit` would leave it, checked as a new app is; nothing is written (``saveEditedApp(_:)``
     /// does), so that a form that changes more than the app checks everything before anything changes.
     func editedApp(id: String, _ edit: AppEdit) async throws -> EditedApp {
+        try requireTouchable(app: id)
         // From the database: a record this node cached may predate another node's change (a new secret), which
         // writing it back would undo.
         guard let original = try await store.app(id: id, fresh: true) else { throw AdminError.notFound("No app with ID \(id).") }
@@ -91,12 +92,14 @@ extension AdminOperations {
     /// Moves the app to a business (`nil` or empty: none, as the console's empty field means), which decides
     /// whose apps share a person's business token.
     func moveApp(id: String, toBusiness businessID: String?) async throws -> ProviderFixtures.App {
+        try requireTouchable(app: id)
         let businessID = businessID.flatMap { $0.isEmpty ? nil : $0 }
         guard let app = try await store.moveApp(id: id, toBusiness: businessID) else { throw AdminError.notFound("No app with ID \(id).") }
         return ProviderFixtures.App(record: app)
     }
 
     func deleteApp(id: String) async throws {
+        try requireTouchable(app: id)
         guard try await store.deleteApp(id: id) else { throw AdminError.notFound("No app with ID \(id).") }
     }
 }

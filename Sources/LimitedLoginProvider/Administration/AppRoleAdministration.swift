@@ -4,12 +4,14 @@ import LimitedLoginJOSE
 extension AdminOperations {
     /// An app's roles, by user ID.
     func roles(appID: String) async throws -> [(userID: String, role: AppRole)] {
+        try requireTouchable(app: appID)
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         return try await store.roles(appID: appID)
     }
 
     /// Gives the person (ID or email) a role on the app: `admin`, `developer` or `tester`.
     func setRole(appID: String, user: String, role name: String) async throws -> (userID: String, role: AppRole) {
+        try requireTouchable(app: appID)
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         guard let person = try await visibleUser(user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
         guard let role = AppRole(rawValue: name) else { throw AdminError.badRequest("The role \"\(name)\" must be admin, developer or tester.") }
@@ -19,6 +21,7 @@ extension AdminOperations {
 
     /// Takes the person's role on the app away.
     func removeRole(appID: String, user: String) async throws {
+        try requireTouchable(app: appID)
         guard let person = try await store.user(idOrEmail: user) else { throw AdminError.notFound("No test user with ID or email \(user).") }
         guard try await store.removeRole(appID: appID, userID: person.id) else {
             throw AdminError.notFound("\(person.email) has no role on app \(appID).")
@@ -33,6 +36,7 @@ extension AdminOperations {
 
     /// The roles `lines` give, by user ID, each line checked; nothing is written.
     func roles(appID: String, lines: [String]) async throws -> [String: AppRole] {
+        try requireTouchable(app: appID)
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         var wanted: [String: AppRole] = [:]
         for line in lines {
@@ -50,6 +54,7 @@ extension AdminOperations {
 
     /// The app's roles become exactly `wanted` (from ``roles(appID:lines:)``).
     func replaceRoles(appID: String, with wanted: [String: AppRole]) async throws {
+        try requireTouchable(app: appID)
         for (userID, _) in try await store.roles(appID: appID) where wanted[userID] == nil {
             _ = try await store.removeRole(appID: appID, userID: userID)
         }

@@ -8,6 +8,7 @@ extension AdminOperations {
     /// The person asks the app to delete their data (as from their settings on the real service): the
     /// app's Data Deletion Request Callback is posted; the delivery is returned pending.
     func requestDataDeletion(appID: String, user: String) async throws -> CallbackDelivery {
+        try requireTouchable(app: appID)
         guard let app = try await store.app(id: appID) else { throw AdminError.notFound("No app with ID \(appID).") }
         guard app.dataDeletionCallbackURL != nil else {
             throw AdminError.badRequest("App \(app.id) has no data deletion callback URL (data_deletion_callback_url).")

@@ -56,6 +56,7 @@ extension AdminOperations {
 
     /// The installed grant of this app and person; 404 when there is none.
     private func installedGrant(_ appID: String, _ user: String) async throws -> GrantRecord {
+        try requireTouchable(app: appID)
         guard try await store.app(id: appID) != nil else { throw AdminError.notFound("No app with ID \(appID).") }
         guard let userID = try await store.user(idOrEmail: user)?.id else {
             throw AdminError.notFound("No test user with ID or email \(user).")

@@ -306,3 +306,19 @@ struct ConsoleAction: Sendable {
     }
 
 }
+
+extension ConsoleAction {
+    /// The changes a scoped credential may make from the console (each operation still keeps it to its apps
+    /// and their test users); the organisation may make every one.
+    static func isOpen(_ name: String, to caller: AdminCaller) -> Bool {
+        switch caller {
+        case .organisation: true
+        case .credential: scopedActions.contains(name)
+        }
+    }
+
+    private static let scopedActions: Set<String> = [
+        "edit-app", "create-user", "edit-user", "generate-user", "delete-user", "revoke-permission", "uninstall", "request-data-deletion",
+        "expire-data-access", "mint-token", "inspect-token",
+    ]
+}

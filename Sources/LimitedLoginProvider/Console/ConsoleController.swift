@@ -5,7 +5,8 @@ import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// The console at `/_console`: a tester's web page for what the admin API does, signed in with the admin
-/// token. Plain HTML forms (no script needed); each form is one admin operation (``AdminOperations``,
+/// token, or with a scoped credential's token, which shows and allows only what that credential may touch
+/// (``ConsoleSection/isOpen(to:)``, ``ConsoleAction/isOpen(_:to:)``). Plain HTML forms (no script needed); each form is one admin operation (``AdminOperations``,
 /// ``ConsoleAction``), checked against the session's CSRF token first.
 ///
 /// - `GET /_console`: the overview, or the sign-in; `GET /_console/{section}`: a section (``ConsoleSection``),
@@ -48,31 +49,67 @@ struct ConsoleController: Sendable {
 
     private var secure: Bool { services.urls.isSecure }
 
-    /// The request's console session in the current generation (``ConsoleEpoch``), or nil.
-    private func currentSession(_ request: Request) async throws -> String? {
-        session.session(in: request, now: ProviderTime.systemNow(), epoch: try await ConsoleEpoch.current(services.store))
+    /// The request's console session in the current generation (``ConsoleEpoch``), with who signed it in; nil
+    /// without one, or when its credential was revoked.
+    private func currentSession(_ request: Request) async throws -> (cookie: String, caller: AdminCaller)? {
+        guard let presented = session.presented(in: request) else { return nil }
+        let epoch = try await ConsoleEpoch.current(services.store)
+        let now = ProviderTime.systemNow()
+        guard let name = presented.credentialName else {
+            return session.isValid(presented, credential: nil, now: now, epoch: epoch) ? (presented.value, .organisation) : nil
+        }
+        guard let credential = try await services.store.adminCredential(name: name), credential.revokedAt == nil,
+            session.isValid(presented, credential: credential, now: now, epoch: epoch)
+        else { return nil }
+        return (presented.value, .credential(name: credential.name, apps: Set(credential.apps)))
     }
 
     private func show(_ request: Request, section: ConsoleSection) async throws -> Response {
-        guard let current = try await currentSession(request) else {
+        guard let (current, caller) = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
         let query = Self.query(of: request)
         var shown = ConsolePage.Shown()
         shown.notice = query.all("done").first.flatMap { ConsoleAction.doneMessage(for: $0) }
         shown.search = query.all("q").first.map { String($0.prefix(200)) }
-        return try await ConsolePage(services: services, operations: operations).render(section, csrf: session.formToken(for: current), shown)
+        return try await AdminCaller.$current.withValue(caller) {
+            let page = ConsolePage(services: services, operations: operations)
+            guard section.isOpen(to: caller) else {
+                shown.errorMessage = Self.closedSection(section, to: caller)
+                return try await page.render(.overview, csrf: session.formToken(for: current), shown, status: .forbidden)
+            }
+            return try await page.render(section, csrf: session.formToken(for: current), shown)
+        }
+    }
+
+    static func closedSection(_ section: ConsoleSection, to caller: AdminCaller) -> String {
+        "\(section.title) needs the organisation's admin token. The credential \(caller.logName) may touch only its apps and their test users."
     }
 
     /// `GET /_console/confirm/{action}?…`: the question before a change that cannot be undone.
     private func confirm(_ request: Request, action: String) async throws -> Response {
-        guard let current = try await currentSession(request) else {
+        guard let (current, caller) = try await currentSession(request) else {
             return try signInPage(errorMessage: nil, status: .ok)
         }
-        let csrf = session.formToken(for: current)
+        return try await AdminCaller.$current.withValue(caller) { try await confirm(request, action: action, csrf: session.formToken(for: current)) }
+    }
+
+    private func confirm(_ request: Request, action: String, csrf: String) async throws -> Response {
         let page = ConsolePage(services: services, operations: operations)
         var query: [String: String] = [:]
         for pair in Self.query(of: request).pairs where query[pair.name] == nil { query[pair.name] = pair.value }
+        // A scoped credential is asked only about what it may change: another app's, or a user of none of its
+        // apps, is not found.
+        if case .credential = AdminCaller.current {
+            let appOK = query["app_id"].map { AdminCaller.current.mayTouch(app: $0) } ?? true
+            var userOK = true
+            if let user = query["user_id"] { userOK = try await operations.visibleUser(user) != nil }
+            guard ConsoleAction.isOpen(action, to: AdminCaller.current), appOK, userOK else {
+                var shown = ConsolePage.Shown()
+                shown.errorMessage = "Nothing this credential may change is named there."
+                return try await page.render(.overview, csrf: csrf, shown, status: .notFound)
+            }
+        }
         switch try await ConsoleConfirmation.make(action, query: query, store: services.store) {
         case .failure(let refusal):
             var shown = ConsolePage.Shown()
@@ -88,8 +125,11 @@ struct ConsoleController: Sendable {
 
     /// `GET /_console/export[?include_keys=true]`: the state as a fixtures document, to download.
     private func export(_ request: Request) async throws -> Response {
-        guard try await currentSession(request) != nil else {
+        guard let (_, caller) = try await currentSession(request) else {
             return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
+        }
+        guard caller == .organisation else {
+            return Responses.json(caller.outOfScope("Exporting the state needs the organisation's admin token.").json, status: .forbidden)
         }
         let includeKeys = Self.query(of: request).all("include_keys").first == "true"
         let data = try await operations.exportState(includingKeys: includeKeys)
@@ -122,8 +162,14 @@ struct ConsoleController: Sendable {
             return try signInPage(errorMessage: CrossSitePost.message, status: .forbidden)
         }
         let given = form.all("admin_token").count == 1 ? form.all("admin_token").first ?? "" : ""
+        var credential: AdminCredentialRecord?
+        if AdminCredentialToken.isCredentialShaped(given),
+            let found = try await services.store.adminCredential(tokenSHA256: AdminCredentialToken.hash(given)), found.revokedAt == nil
+        {
+            credential = found
+        }
         // The right token always signs in: wrong ones are counted only to slow guessing (as the admin API's).
-        if given.isEmpty || !constantTimeEquals(given, adminToken) {
+        if credential == nil, given.isEmpty || !constantTimeEquals(given, adminToken) {
             let address = ClientAddress.of(request, trusting: services.configuration.trustedProxies)
             let now = ProviderTime.systemNow()
             if let retryAfter = await services.adminTokenAttempts.refusal(address: address, now: now) {
@@ -136,20 +182,28 @@ struct ConsoleController: Sendable {
             services.logger.notice("console sign-in refused: wrong admin token")
             return try signInPage(errorMessage: "That is not this provider's admin token.", status: .unauthorized)
         }
-        services.logger.notice("console signed in")
+        services.logger.notice("console signed in", metadata: ["credential": "\(credential?.name ?? AdminCaller.organisation.logName)"])
         var response = Responses.redirect(to: "/_console", afterPost: true)
         let epoch = try await ConsoleEpoch.current(services.store)
-        response.setCookie(session.cookie(session.newSession(now: ProviderTime.systemNow(), epoch: epoch), secure: secure))
+        response.setCookie(
+            session.cookie(session.newSession(now: ProviderTime.systemNow(), epoch: epoch, credential: credential), secure: secure))
         return response
     }
 
     private func signOut(_ request: Request) async throws -> Response {
         var request = request
         let form = try await request.formBody(limit: services.configuration.maximumBodySize)
-        guard let current = try await currentSession(request) else {
+        guard let (current, caller) = try await currentSession(request) else {
             return Responses.redirect(to: "/_console", afterPost: true)
         }
         guard session.isFormToken(form.all("csrf").first, for: current) else { return try forged() }
+        if case .credential(let name, _) = caller {
+            // A team's sign-out ends its browser's session (revoking the credential ends all of its sessions).
+            services.logger.notice("console signed out", metadata: ["credential": "\(name)"])
+            var response = Responses.redirect(to: "/_console", afterPost: true)
+            response.setCookie(session.endingCookie(secure: secure))
+            return response
+        }
         // Ends this session and every other one for good (a new generation), not only this browser's cookie.
         try await ConsoleEpoch.renew(services.store)
         services.logger.notice("console signed out: every console session ended")
@@ -159,9 +213,13 @@ struct ConsoleController: Sendable {
     }
 
     private func act(_ request: Request, name: String) async throws -> Response {
-        guard let current = try await currentSession(request) else {
+        guard let (current, caller) = try await currentSession(request) else {
             return try signInPage(errorMessage: "Sign in to the console first (or again: console sign-ins last 8 hours).", status: .unauthorized)
         }
+        return try await AdminCaller.$current.withValue(caller) { try await act(request, name: name, session: current) }
+    }
+
+    private func act(_ request: Request, name: String, session current: String) async throws -> Response {
         var request = request
         let limit = name == "import-state" ? AdminStateController.maximumImportSize : services.configuration.maximumBodySize
         let form = try await request.formBody(limit: limit)
@@ -183,6 +241,10 @@ struct ConsoleController: Sendable {
             shown.notice = ConsoleAction.doneMessage(for: name)
             return try await page.render(.tokens, csrf: csrf, shown)
         }
+        guard ConsoleAction.isOpen(name, to: AdminCaller.current) else {
+            shown.errorMessage = AdminCaller.current.outOfScope("This change needs the organisation's admin token.").message
+            return try await page.render(section.isOpen(to: AdminCaller.current) ? section : .overview, csrf: csrf, shown, status: .forbidden)
+        }
         let action: ConsoleAction
         do { action = try ConsoleAction.parse(name, form) } catch {
             shown.errorMessage = error.message
@@ -194,7 +256,7 @@ struct ConsoleController: Sendable {
             return try await page.render(section, csrf: csrf, shown, status: error.status)
         }
         services.logger.info("console action", metadata: ["action": "\(name)"])
-        await services.adminLog.record(by: .organisation, operation: "console \(name)", target: request.uri.path)
+        await services.adminLog.record(by: AdminCaller.current, operation: "console \(name)", target: request.uri.path)
         if let minted, let idToken = minted["id_token"]?.stringValue {
             // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
             shown.token = await ConsoleTokenView.make(

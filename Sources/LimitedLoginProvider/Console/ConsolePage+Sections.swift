@@ -7,7 +7,7 @@ extension ConsolePage {
     func apps(kept: ConsoleKeptForm?) async throws -> [[String: Any]] {
         let store = services.store
         var rows: [[String: Any]] = []
-        for app in try await store.apps() {
+        for app in try await store.apps() where AdminCaller.current.mayTouch(app: app.id) {
             // The roles as the edit form takes them: `<email> <role>` per line.
             var roleLines: [String] = []
             for (userID, role) in try await store.roles(appID: app.id) {
@@ -44,7 +44,7 @@ extension ConsolePage {
     func users(kept: ConsoleKeptForm?) async throws -> [[String: Any]] {
         let store = services.store
         var rows: [[String: Any]] = []
-        for user in try await store.users() {
+        for user in try await visibleUsers() {
             var row: [String: Any] = [
                 "id": user.id, "name": user.fullName, "email": user.email, "friendCount": String(try await store.friendIDs(of: user.id).count),
                 "profile": Self.profile(user), "firstName": user.firstName, "middleName": user.middleName ?? "",
@@ -89,7 +89,7 @@ extension ConsolePage {
 
     /// The test users as a select's options; `selectedFirst`/`second` mark the options a refused form chose.
     func userOptions(selectedFirst: String? = nil, second: String? = nil) async throws -> [[String: Any]] {
-        try await services.store.users().map { user in
+        try await visibleUsers().map { user in
             [
                 "id": user.id, "name": user.fullName, "email": user.email, "firstSelected": user.id == selectedFirst,
                 "secondSelected": user.id == second, "selected": user.id == selectedFirst,
@@ -98,14 +98,24 @@ extension ConsolePage {
     }
 
     func appOptions(selected: String?) async throws -> [[String: Any]] {
-        try await services.store.apps().map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+        try await services.store.apps().filter { AdminCaller.current.mayTouch(app: $0.id) }.map {
+            ["id": $0.id, "name": $0.name, "selected": $0.id == selected]
+        }
+    }
+
+    /// The test users the caller may see (``AdminCaller/current``): all of them, or a scoped credential's apps' ones.
+    private func visibleUsers() async throws -> [TestUserRecord] {
+        let users = try await services.store.users()
+        guard case .credential = AdminCaller.current else { return users }
+        let apps = try await services.store.appsOfTestUsers()
+        return users.filter { AdminCaller.current.maySee(userOfApps: apps[$0.id] ?? []) }
     }
 
     func grants() async throws -> [[String: Any]] {
         let store = services.store
         let names = Dictionary(try await store.users().map { ($0.id, $0.fullName) }, uniquingKeysWith: { first, _ in first })
         let appNames = Dictionary(try await store.apps().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return try await store.grants().map { grant in
+        return try await store.grants().filter { AdminCaller.current.mayTouch(app: $0.appID) }.map { grant in
             let appName = appNames[grant.appID] ?? grant.appID
             let userName = names[grant.userID] ?? grant.userID
             return [

@@ -66,7 +66,9 @@ struct ConsolePage: Sendable {
     func frame(_ section: ConsoleSection, csrf: String, _ shown: Shown) -> [String: Any] {
         var context: [String: Any] = [
             "title": "Console: \(section.title)", "heading": section.title, "csrf": csrf, "sectionPath": section.path,
-            "nav": ConsoleSection.allCases.map { ["path": $0.path, "label": $0.title, "current": $0 == section] as [String: Any] },
+            "nav": ConsoleSection.allCases.filter { $0.isOpen(to: AdminCaller.current) }.map {
+                ["path": $0.path, "label": $0.title, "current": $0 == section] as [String: Any]
+            },
         ]
         // Only present keys open their sections (an empty string would too).
         if let notice = shown.notice { context["notice"] = notice }
@@ -78,6 +80,10 @@ struct ConsolePage: Sendable {
     // MARK: - Overview
 
     private func overview(_ context: inout [String: Any]) async throws {
+        if case .credential(let name, let apps) = AdminCaller.current {
+            try await scopedOverview(&context, name: name, apps: apps)
+            return
+        }
         let store = services.store
         let users = try await store.users()
         var friendships = 0
@@ -95,6 +101,24 @@ struct ConsolePage: Sendable {
             (.tokens, "", "mint a token, or decode and verify one"),
             (.logins, String(services.recentLogins.all.count), "recent logins on this node"),
             (.deliveries, String(deliveries.count), failed == 0 ? "callback posts, none failed" : "callback posts, \(failed) failed"),
+        ]
+        context["cards"] = cards.map { section, count, summary in
+            ["id": section.rawValue, "path": section.path, "label": section.title, "count": count, "summary": summary]
+        }
+        context["clockNow"] = AdminOperations.iso8601(services.clock.now())
+        context["issuer"] = services.urls.issuer
+        context["discoveryURL"] = services.urls.discoveryURL
+        context["jwksURL"] = services.urls.jwksURL
+    }
+
+    /// A scoped credential's overview: its apps, their test users and grants, counted through the operations
+    /// that keep it to them.
+    private func scopedOverview(_ context: inout [String: Any], name: String, apps: Set<String>) async throws {
+        let cards: [(ConsoleSection, String, String)] = [
+            (.apps, String(try await operations.apps().count), "apps the credential \(name) manages"),
+            (.users, String(try await operations.users().count), "test users of those apps"),
+            (.grants, String(try await operations.grants(user: nil).count), "people who logged in to them"),
+            (.tokens, "", "mint a token, or decode and verify one"),
         ]
         context["cards"] = cards.map { section, count, summary in
             ["id": section.rawValue, "path": section.path, "label": section.title, "count": count, "summary": summary]

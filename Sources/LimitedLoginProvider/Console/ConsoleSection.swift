@@ -53,3 +53,14 @@ enum ConsoleSection: String, CaseIterable, Sendable {
         self = section
     }
 }
+
+extension ConsoleSection {
+    /// The sections a scoped credential sees: its apps, their test users and grants, and tokens; the
+    /// organisation sees every one.
+    func isOpen(to caller: AdminCaller) -> Bool {
+        switch caller {
+        case .organisation: true
+        case .credential: [.overview, .apps, .users, .grants, .tokens].contains(self)
+        }
+    }
+}

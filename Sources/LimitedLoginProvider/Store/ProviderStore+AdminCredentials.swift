@@ -46,10 +46,20 @@ extension ProviderStore {
         }
     }
 
-    private static func credential(_ row: any SQLRow) throws -> AdminCredentialRecord {
+    fileprivate static func credential(_ row: any SQLRow) throws -> AdminCredentialRecord {
         AdminCredentialRecord(
             name: try row.decode(column: "name", as: String.self), tokenSHA256: try row.decode(column: "token_sha256", as: String.self),
             apps: try row.decode(column: "apps", as: String.self).split(separator: " ").map(String.init),
             createdAt: try row.decode(column: "created_at", as: Int64.self), revokedAt: try row.decode(column: "revoked_at", as: Int64?.self))
+    }
+}
+
+extension ProviderStore {
+    /// The credential with this name, revoked or not (read afresh, as ``adminCredential(tokenSHA256:)``).
+    package func adminCredential(name: String) async throws(StoreError) -> AdminCredentialRecord? {
+        try await run("admin credential") {
+            try await db.select().columns("name", "token_sha256", "apps", "created_at", "revoked_at").from("ll_admin_credentials")
+                .where("name", .equal, name).first().map(Self.credential)
+        }
     }
 }
