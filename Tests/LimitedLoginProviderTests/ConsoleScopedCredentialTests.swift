@@ -54,6 +54,9 @@ struct ConsoleScopedCredentialTests {
             #expect(try await provider.store.app(id: Self.teamApp)?.name == "Team C renamed")
             let log = try await provider.store.adminLog(limit: 1)
             #expect(log.first?.credential == "team-c" && log.first?.operation == "console edit-app", "\(log)")
+            let logPage = try await browser.get("/_console/log")
+            #expect(logPage.status == .ok && logPage.body.contains("<code>console edit-app</code>"), "\(logPage.body.prefix(900))")
+            #expect(!logPage.body.contains("POST /_admin/credentials"), "the organisation's writes are not its to read")
 
             // Revoked: its console session ends at the next request.
             #expect(try await admin(client, "/_admin/credentials/team-c", method: .delete).status == .ok)

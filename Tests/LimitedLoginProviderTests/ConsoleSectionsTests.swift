@@ -30,7 +30,7 @@ struct ConsoleSectionsTests {
                 (.overview, #"id="console-overview""#), (.apps, #"id="apps-table""#), (.users, #"id="users-table""#),
                 (.friends, #"id="add-friends-form""#), (.grants, #"id="grants-table""#), (.keys, #"id="keys-table""#),
                 (.harness, #"id="set-clock-form""#), (.tokens, #"id="mint-form""#), (.logins, #"id="logins-table""#),
-                (.deliveries, #"id="deliveries-table""#),
+                (.deliveries, #"id="deliveries-table""#), (.log, #"id="admin-log-table""#),
             ]
             #expect(expected.count == ConsoleSection.allCases.count)
             for (section, marker) in expected {

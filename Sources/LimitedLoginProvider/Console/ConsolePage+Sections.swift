@@ -176,6 +176,16 @@ extension ConsolePage {
         }
     }
 
+    /// The admin log's newest entries (a scoped credential's own only, ``AdminOperations/adminLog(limit:)``).
+    func adminLog() async throws -> [[String: Any]] {
+        try await operations.adminLog(limit: ConsolePage.adminLogShown).map { entry -> [String: Any] in
+            [
+                "time": AdminOperations.iso8601(entry.at / 1_000_000), "credential": entry.credential, "operation": entry.operation,
+                "target": entry.target, "node": entry.node, "search": "\(entry.credential) \(entry.operation) \(entry.target) \(entry.node)",
+            ]
+        }
+    }
+
     func deliveries() async throws -> [[String: Any]] {
         try await services.store.deliveries(limit: 50).map { delivery -> [String: Any] in
             let kind = delivery.kind == .deauthorize ? "Deauthorize" : "Data deletion"

@@ -43,6 +43,10 @@ struct ConsolePage: Sendable {
         case .deliveries:
             rows = ("deliveries", try await deliveries())
             context["retryDelays"] = retryDelays()
+        case .log:
+            rows = ("entries", try await adminLog())
+            context["logShown"] = String(Self.adminLogShown)
+            context["logKept"] = String(AdminWriteLog.kept)
         }
         if let rows {
             let matching = ConsoleSearch.filter(rows.all, by: search)
@@ -56,10 +60,13 @@ struct ConsolePage: Sendable {
         return Responses.html(try services.pages.render(section.page, context), status: status, policy: Responses.consolePolicy)
     }
 
+    /// How many of the admin log's newest entries its section shows.
+    static let adminLogShown = 200
+
     /// The element whose rows a section's search filters as one types.
     private static let listIDs: [ConsoleSection: String] = [
         .apps: "apps-list", .users: "users-list", .friends: "friendships", .grants: "grants-list", .keys: "keys-list",
-        .logins: "logins-list", .deliveries: "deliveries-list",
+        .logins: "logins-list", .deliveries: "deliveries-list", .log: "admin-log-list",
     ]
 
     /// What every console page has: the title, the navigation, the CSRF token, the notice or error.

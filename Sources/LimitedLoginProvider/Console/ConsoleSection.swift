@@ -11,6 +11,7 @@ enum ConsoleSection: String, CaseIterable, Sendable {
     case tokens
     case logins
     case deliveries
+    case log
 
     /// The page's address.
     var path: String { self == .overview ? "/_console" : "/_console/" + rawValue }
@@ -28,6 +29,7 @@ enum ConsoleSection: String, CaseIterable, Sendable {
         case .tokens: "Tokens"
         case .logins: "Recent logins"
         case .deliveries: "Callback deliveries"
+        case .log: "Admin log"
         }
     }
 
@@ -44,6 +46,7 @@ enum ConsoleSection: String, CaseIterable, Sendable {
         case .tokens: .consoleTokens
         case .logins: .consoleLogins
         case .deliveries: .consoleDeliveries
+        case .log: .consoleAdminLog
         }
     }
 
@@ -55,12 +58,12 @@ enum ConsoleSection: String, CaseIterable, Sendable {
 }
 
 extension ConsoleSection {
-    /// The sections a scoped credential sees: its apps, their test users and grants, and tokens; the
+    /// The sections a scoped credential sees: its apps, their test users and grants, tokens and its own log; the
     /// organisation sees every one.
     func isOpen(to caller: AdminCaller) -> Bool {
         switch caller {
         case .organisation: true
-        case .credential: [.overview, .apps, .users, .grants, .tokens].contains(self)
+        case .credential: [.overview, .apps, .users, .grants, .tokens, .log].contains(self)
         }
     }
 }

@@ -36,6 +36,7 @@ struct PageRenderer: Sendable {
         case consoleTokens = "console_tokens"
         case consoleLogins = "console_logins"
         case consoleDeliveries = "console_deliveries"
+        case consoleAdminLog = "console_admin_log"
         case consoleConfirm = "console_confirm"
 
         /// The page's template text.
@@ -58,6 +59,7 @@ struct PageRenderer: Sendable {
             case .consoleTokens: PageTemplates.consoleTokens
             case .consoleLogins: PageTemplates.consoleLogins
             case .consoleDeliveries: PageTemplates.consoleDeliveries
+            case .consoleAdminLog: PageTemplates.consoleAdminLog
             case .consoleConfirm: PageTemplates.consoleConfirm
             }
         }
