@@ -191,10 +191,15 @@ public final class SigningKeyring: Sendable {
 
     /// Keeps each key's public part in the store once (a store from before it had no such table gets its keys'
     /// at the first start), so that a token a dropped key signed is still known to the OIDC status and
-    /// `id_token_hint` (``ReturnedTokenChecker``). A failure is tried again at the next reload: it must not stop
-    /// the keys from loading.
+    /// `id_token_hint` (``ReturnedTokenChecker``). One read learns which are kept already, so a start writes
+    /// only for a key new to the store. A failure is tried again at the next reload: it must not stop the keys
+    /// from loading.
     private func keepPublicParts(of published: [RSAJSONWebKey], records: [SigningKeyRecord]) async {
-        let known = publicKeysKept.withLock { $0 }
+        var known = publicKeysKept.withLock { $0 }
+        if published.contains(where: { !known.contains($0.keyID) }), let stored = try? await store.keptPublicKeyIDs() {
+            known.formUnion(stored)
+            publicKeysKept.withLock { $0.formUnion(stored) }
+        }
         for (key, record) in zip(published, records) where !known.contains(key.keyID) {
             let jwk = String(decoding: JSONSerializer.serialize(key.json), as: UTF8.self)
             guard (try? await store.keepPublicKey(keyID: key.keyID, jwk: jwk, createdAt: record.createdAt)) != nil else { continue }

@@ -188,6 +188,13 @@ extension ProviderStore {
         }
     }
 
+    /// The IDs of the keys whose public parts are kept.
+    func keptPublicKeyIDs() async throws(StoreError) -> Set<String> {
+        try await run("public keys") {
+            Set(try await db.select().column("key_id").from("ll_public_keys").all(decodingColumn: "key_id", as: String.self))
+        }
+    }
+
     /// The public part of a key the store held, dropped or not (its JWK), or nil.
     func keptPublicKey(keyID: String) async throws(StoreError) -> String? {
         try await run("public key \(keyID)") {
