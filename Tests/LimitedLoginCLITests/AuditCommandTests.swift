@@ -359,6 +359,66 @@ struct AuditCommandTests {
         }
     }
 
+    @Test("issue #57 item 3: jku and x5u run for a backend on loopback, are not run (saying why) for one elsewhere without --attacker-host")
+    func attackerHost() async throws {
+        let reason =
+            "the backend at backend.internal is not on this machine's loopback, and the attacker's key is served on 127.0.0.1 only: "
+            + "give --attacker-host with an address of this machine the backend can reach"
+        #expect(AuditAttacker.unreachableReason(endpointHost: "backend.internal", attackerHost: nil) == reason)
+        #expect(AuditAttacker.unreachableReason(endpointHost: "backend.internal", attackerHost: "10.0.0.5") == nil)
+        for loopback in ["127.0.0.1", "127.1.2.3", "localhost", "LOCALHOST", "::1", "[::1]"] {
+            #expect(AuditAttacker.unreachableReason(endpointHost: loopback, attackerHost: nil) == nil, "\(loopback)")
+        }
+        for elsewhere in ["128.0.0.1", "127.0.0.1.example.com", "10.0.0.8", "::2", "example.com"] {
+            #expect(AuditAttacker.unreachableReason(endpointHost: elsewhere, attackerHost: nil) != nil, "\(elsewhere)")
+        }
+
+        try await withProvider { provider in
+            try await withLoopbackServer(decodingOnlyBackend()) { port in
+                // The key served where --attacker-host says: a backend that follows jku and x5u is caught.
+                let given = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "jku-header,x5u-header", "--attacker-host", "127.0.0.1", "--json",
+                ])
+                #expect(given.status == 1, "\(given.error)")
+                #expect(names(try report(given.output), verdict: "hole") == ["jku-header", "x5u-header"])
+
+                // An address that is not this machine's: one line, exit 64, nothing run.
+                let unbindable = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--attacker-host", "192.0.2.1",
+                ])
+                #expect(unbindable.status == 64)
+                #expect(
+                    unbindable.error.hasPrefix("limited-login audit: cannot serve the attacker's key on --attacker-host 192.0.2.1: "),
+                    "\(unbindable.error)")
+                #expect(unbindable.error.split(separator: "\n").count == 1, "\(unbindable.error)")
+            }
+        }
+
+        // The run itself: with the attacker out of the backend's reach, the two cases are not run, with the reason.
+        let tokens = AuditTokenFactory(
+            provider: AuditProvider(baseURL: "http://127.0.0.1:9", adminToken: "unused"), appID: app, user: "alice@example.com",
+            attacker: try await AuditAttacker.serving { $0 })
+        let backend = AuditBackend(
+            template: try AuditRequestTemplate(
+                endpoint: "http://backend.internal/me", method: "GET", headers: [], body: nil, contentType: nil, form: [], query: []),
+            rule: try AuditAnswerRule(accepted: "2xx", refused: "4xx", pointer: nil), timeoutSeconds: 5)
+        let run = AuditRun(backend: backend, tokens: tokens, nonceMode: .unknown, attackerUnreachable: reason) { _ in }
+        for auditCase in [AuditCase.jkuHeader, .x5uHeader] {
+            let result = try await run.run(auditCase)
+            #expect(result.verdict == .notRun && result.detail == reason, "\(auditCase)")
+        }
+        await backend.shutdown()
+
+        let bad = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:9/me", "--attacker-host", "10.0.0.5:80/x"])
+        #expect(bad.status == 64)
+        #expect(
+            bad.error
+                == "limited-login audit: --attacker-host must be a host name or an IP address of this machine (no brackets, port or path), e.g. 192.168.1.20.\n"
+        )
+    }
+
     @Test("bad input: one line each, exit 64 for the command line and 3 when the backend or the provider cannot be reached")
     func badInput() async throws {
         let usage: [([String], String)] = [

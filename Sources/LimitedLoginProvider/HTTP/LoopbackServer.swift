@@ -9,31 +9,38 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `responder` on 127.0.0.1 on a port the system picks, with `server`'s channel (Hummingbird's
-/// HTTP/1.1 unless given) and `serverName`, for the length of `body`; the server is stopped afterwards, also
-/// when `body` throws. For small servers beside the provider: the audit's attacker key set, the benchmarks'
-/// baselines, the tests' backends.
+/// Runs `responder` on 127.0.0.1 (or `host`) on a port the system picks, with `server`'s channel
+/// (Hummingbird's HTTP/1.1 unless given) and `serverName`, for the length of `body`; the server is stopped
+/// afterwards, also when `body` throws. For small servers beside the provider: the audit's attacker key set,
+/// the benchmarks' baselines, the tests' backends. An address it cannot bind throws
+/// ``LoopbackServerError/cannotBind(_:)`` with the system's reason.
 package func serveOnLoopback<Responder: HTTPResponder, Value: Sendable>(
     responder: Responder,
     server: HTTPServerBuilder = .http1(),
     serverName: String = "limited-login",
+    host: String = "127.0.0.1",
     _ body: @Sendable (_ port: Int) async throws -> Value
 ) async throws -> Value where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let app = Application(
         responder: responder,
         server: server,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: serverName),
+        configuration: .init(address: .hostname(host, port: 0), serverName: serverName),
         onServerRunning: { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
         },
         logger: Logger(label: "loopback-server", factory: { _ in SwiftLogNoOpLogHandler() })
     )
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+    // A server that fails to start (an address it cannot bind) ends the stream, so the wait below ends too.
+    let server = Task {
+        defer { continuation.finish() }
+        try await app.runService(gracefulShutdownSignals: [])
+    }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next(), port > 0 else {
         server.cancel()
+        if case .failure(let error) = await server.result { throw LoopbackServerError.cannotBind(String(describing: error)) }
         throw LoopbackServerError.didNotStart
     }
     do {
@@ -51,6 +58,8 @@ package func serveOnLoopback<Responder: HTTPResponder, Value: Sendable>(
 /// Why ``serveOnLoopback(responder:server:serverName:_:)`` could not serve.
 package enum LoopbackServerError: Error {
     case didNotStart
+    /// The address could not be bound; the system's reason.
+    case cannotBind(String)
 }
 
 /// A port on 127.0.0.1 that nothing listens on now (bound, read and closed), for a process that must be

@@ -222,3 +222,9 @@ enum AuditCase: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension AuditCase {
+    /// The cases whose token names a URL of the attacker's server (``AuditAttacker``), which the backend must be
+    /// able to fetch for the case to test it.
+    var needsAttackerServer: Bool { self == .jkuHeader || self == .x5uHeader }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimitedLoginJOSE
+import LimitedLoginProvider
 
 /// `limited-login audit`: send a good token and every bad one to an app's own backend, and report which
 /// bad ones it wrongly accepts.
@@ -111,6 +112,13 @@ struct AuditCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var recoveryWindow: Double = 40
 
+    @Option(
+        name: .customLong("attacker-host"),
+        help: ArgumentHelp(
+            "An address of this machine the backend can reach, where the jku and x5u cases serve the attacker's key (default 127.0.0.1: for a backend elsewhere those cases are not run).",
+            valueName: "address"))
+    var attackerHost: String?
+
     @Option(help: ArgumentHelp("Seconds to wait for each answer of the backend.", valueName: "seconds"))
     var timeout = 30
 
@@ -145,12 +153,15 @@ struct AuditCommand: AsyncParsableCommand {
             }
         }
         let backend = AuditBackend(template: setup.template, rule: setup.rule, timeoutSeconds: timeout)
+        let attackerUnreachable = AuditAttacker.unreachableReason(endpointHost: setup.template.endpoint.host, attackerHost: attackerHost)
         let total = setup.cases.count + (faults ? AuditResilience.caseCount : 0)
         let report: AuditReport
         do {
-            report = try await AuditAttacker.serving { attacker in
+            report = try await AuditAttacker.serving(host: attackerHost ?? "127.0.0.1") { attacker in
                 let tokens = AuditTokenFactory(provider: provider, appID: appID, user: user, attacker: attacker)
-                let run = AuditRun(backend: backend, tokens: tokens, nonceMode: setup.nonceMode) { printErrorLine($0) }
+                let run = AuditRun(backend: backend, tokens: tokens, nonceMode: setup.nonceMode, attackerUnreachable: attackerUnreachable) {
+                    printErrorLine($0)
+                }
                 printErrorLine("limited-login audit: \(total) cases against \(setup.template.endpoint.absoluteString)")
                 var results = try await run.run(setup.cases, total: total)
                 if faults {
@@ -162,6 +173,10 @@ struct AuditCommand: AsyncParsableCommand {
         } catch let failure as AuditFailure {
             await backend.shutdown()
             throw CommandFailure.fail("limited-login audit: " + failure.message, code: 3)
+        } catch LoopbackServerError.cannotBind(let reason) {
+            await backend.shutdown()
+            throw CommandFailure.fail(
+                "limited-login audit: cannot serve the attacker's key on --attacker-host \(attackerHost ?? "127.0.0.1"): \(reason)", code: 64)
         } catch {
             await backend.shutdown()
             throw CommandFailure.fail("limited-login audit: " + String(describing: error), code: 3)
@@ -186,6 +201,14 @@ struct AuditCommand: AsyncParsableCommand {
         // Above 0: the slow-key-set fault is a delay, and a fault that changes nothing is refused by the provider.
         guard faultDelay > 0, faultDelay <= 300 else { throw AuditUsageError("--fault-delay must be above 0 and at most 300 seconds.") }
         guard recoveryWindow >= 0, recoveryWindow <= 600 else { throw AuditUsageError("--recovery-window must be 0 to 600 seconds.") }
+        if let attackerHost {
+            guard !attackerHost.isEmpty, attackerHost.utf8.count <= 253,
+                attackerHost.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && !"/?#@[]".unicodeScalars.contains($0) })
+            else {
+                throw AuditUsageError(
+                    "--attacker-host must be a host name or an IP address of this machine (no brackets, port or path), e.g. 192.168.1.20.")
+            }
+        }
         let template = try AuditRequestTemplate(
             endpoint: endpoint, method: method ?? (body != nil || !form.isEmpty ? "POST" : "GET"), headers: header, body: body,
             contentType: contentType, form: form, query: query

@@ -5,6 +5,8 @@ struct AuditRun: Sendable {
     let backend: AuditBackend
     let tokens: AuditTokenFactory
     let nonceMode: AuditNonceMode
+    /// Why the attacker's server cannot reach the backend (``AuditAttacker/unreachableReason(endpointHost:attackerHost:)``).
+    var attackerUnreachable: String? = nil
     let progress: @Sendable (String) -> Void
 
     /// The results of `cases`; throws ``AuditFailure`` when the backend cannot be reached at all or the
@@ -39,6 +41,9 @@ struct AuditRun: Sendable {
 
     func run(_ auditCase: AuditCase) async throws -> AuditResult {
         if let reason = nonceMode.reasonNotRun(auditCase.requirement) {
+            return result(auditCase, AuditAnswer(outcome: .notRun, status: nil, detail: reason))
+        }
+        if auditCase.needsAttackerServer, let reason = attackerUnreachable {
             return result(auditCase, AuditAnswer(outcome: .notRun, status: nil, detail: reason))
         }
         let nonces = nonceMode.nonces()
