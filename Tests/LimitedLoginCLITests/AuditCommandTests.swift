@@ -82,6 +82,23 @@ private func crashingOnAlgorithmBackend() -> Router<BasicRequestContext> {
     return router
 }
 
+/// A decoding-only backend with a replay cache, as django-allauth keeps: a `jti` it has seen is refused.
+private func rememberingBackend() -> Router<BasicRequestContext> {
+    let router = Router()
+    let seen = Mutex<Set<String>>([])
+    router.get("/me") { request, _ -> Response in
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return Response(status: .unauthorized) }
+        let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
+            let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any], claims["aud"] as? String == app
+        else { return Response(status: .unauthorized) }
+        let jti = claims["jti"] as? String ?? ""
+        let fresh = seen.withLock { $0.insert(jti).inserted }
+        return Response(status: fresh ? .ok : .unauthorized)
+    }
+    return router
+}
+
 @Suite("CLI: limited-login audit")
 struct AuditCommandTests {
     @Test("the example server (LimitedLoginHummingbird) accepts the good token and refuses all 44 bad ones; the JUnit report parses")
@@ -356,6 +373,33 @@ struct AuditCommandTests {
             // The verifier refetches on an unknown kid after its 30 s cooldown: the new key is taken within the window.
             #expect(names(result, verdict: "ok").contains("key-rotation"), "\(run.output)")
             #expect(result["summary"]?.objectValue?["cases"] == 22)
+        }
+    }
+
+    @Test("issue #57 item 2: a backend with a replay cache is detected; empty-jti is then not judged, saying why")
+    func replayCache() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(rememberingBackend()) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "empty-jti", "--json",
+                ])
+                #expect(run.status == 0, "\(run.error)")
+                #expect(run.error.contains("[control] the same good token twice: accepted, then refused (a replay cache)"), "\(run.error)")
+                let result = try report(run.output)
+                #expect(names(result, verdict: "not-run") == ["empty-jti"])
+                let row = try #require(result["cases"]?.arrayValue?.compactMap(\.objectValue).first { $0["name"] == "empty-jti" })
+                #expect(row["detail"]?.stringValue?.hasPrefix("the backend refuses a token it has seen (a replay cache)") == true, "\(row)")
+            }
+            // Without a cache the case is judged as before (a warning: the decoding-only backend takes an empty jti).
+            try await withLoopbackServer(decodingOnlyBackend()) { port in
+                let run = try await CLIProcess.run([
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken,
+                    "--only", "empty-jti", "--json",
+                ])
+                #expect(names(try report(run.output), verdict: "warning") == ["empty-jti"], "\(run.output)")
+                #expect(run.error.contains("[control] the same good token twice: accepted, then accepted"), "\(run.error)")
+            }
         }
     }
 

@@ -19,7 +19,32 @@ struct AuditRun: Sendable {
             results.append(result)
         }
         try await control(after: results)
-        return results
+        return try await judgingReplays(results)
+    }
+
+    /// A backend that refuses a good token it has seen (a replay cache, a one-time nonce) answers the empty
+    /// `jti` case by what earlier runs sent: the first run's empty `jti` is new, the next one's is a replay. The
+    /// same good token sent twice tells; then `empty-jti` is reported not judged, saying why.
+    func judgingReplays(_ results: [AuditResult]) async throws -> [AuditResult] {
+        guard let index = results.firstIndex(where: { $0.name == AuditCase.emptyJti.rawValue }), results[index].outcome != .notRun,
+            results.first(where: { $0.name == AuditCase.valid.rawValue })?.outcome == .accepted
+        else { return results }
+        let nonces = nonceMode.nonces()
+        let token = try await tokens.token(for: .valid, nonces: nonces)
+        let first = try await backend.send(token: token, nonces: nonces)
+        let second = try await backend.send(token: token, nonces: nonces)
+        let remembers = first.outcome == .accepted && second.outcome == .refused
+        progress(
+            "[control] the same good token twice: \(first.outcome.rawValue), then \(second.outcome.rawValue)\(remembers ? " (a replay cache)" : "")")
+        guard remembers else { return results }
+        var judged = results
+        judged[index] = result(
+            .emptyJti,
+            AuditAnswer(
+                outcome: .notRun, status: nil,
+                detail: "the backend refuses a token it has seen (a replay cache), so its answer to an empty jti depends on "
+                    + "whether an earlier run sent one; run this case against a backend whose cache is empty"))
+        return judged
     }
 
     /// After the cases, a fresh good token again: a backend that accepted the first and refuses this one refused
