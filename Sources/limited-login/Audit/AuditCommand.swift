@@ -10,24 +10,19 @@ struct AuditCommand: AsyncParsableCommand {
         commandName: "audit",
         abstract: "Send a good ID token and every bad one to your backend's endpoint, and report each bad token it accepts.",
         discussion: """
-            The backend must trust the provider given with --provider (its discovery document or key set at \
-            PROVIDER/.well-known/openid-configuration, issuer PROVIDER), or a 'serve --tls' provider under the real \
-            Facebook host names for backends with hard-coded Facebook URLs. The audit mints each token through that \
-            provider's admin API, sends it to --endpoint, and reads the answer: a status in --accepted (default 2xx) \
-            is accepted, one in --refused (default 4xx) refused, anything else unclear.
+            The backend must trust the provider given with --provider (discovery document \
+            PROVIDER/.well-known/openid-configuration, issuer PROVIDER; other setups: docs/AUDIT.md). The audit mints \
+            each token through that provider's admin API, sends it to --endpoint and reads the answer: a status in \
+            --accepted is accepted, one in --refused refused, anything else unclear.
 
             Each case is must-refuse (accepted: a hole: a forged, expired, foreign or unsigned token), should-refuse \
-            (accepted: a warning: a leniency the standards allow) or, for the good token, must-accept. The nonce \
-            cases run only when the audit knows how the backend learns the nonce: --nonce, --raw-nonce, or {nonce} / \
-            {raw_nonce} in a template (then each request carries a fresh one). --list-cases lists every case with \
-            the rule it tests. --faults adds resilience cases: the provider's key endpoints fail (500, a delay, an \
-            empty set, an HTML page, cut-off JSON, a rotated set) and recover, and its keys rotate; they change the \
-            provider's keys, so run them against a provider of the audit's own.
+            (accepted: a warning) or, for the good token, must-accept. The nonce cases run only when the audit knows \
+            how the backend learns the nonce: --nonce, --raw-nonce, or {nonce} / {raw_nonce} in a template. \
+            docs/AUDIT.md has every case and, for --faults, every fault.
 
-            Exit status: 0 when the good token was accepted and every must-refuse case refused (should-refuse \
-            cases accepted are warnings; with --strict they fail too), 1 when a must-refuse token was accepted or not refused (a 500, a \
-            redirect, no answer) or the good token refused, 3 when \
-            the audit could not run (backend or provider unreachable), 64 for a bad command line.
+            Exit status: 0 when the good token was accepted and every must-refuse case refused (see --strict), 1 when \
+            a must-refuse token was accepted or not refused (a 500, a redirect, no answer) or the good token refused, 3 \
+            when the audit could not run (backend or provider unreachable), 64 for a bad command line.
 
             Examples:
               limited-login audit --endpoint http://127.0.0.1:8000/me --provider http://127.0.0.1:8080 --admin-token "$ADMIN"
@@ -38,6 +33,7 @@ struct AuditCommand: AsyncParsableCommand {
               limited-login audit --endpoint http://127.0.0.1:8000/me --only alg-none,wrong-audience --json
               limited-login audit --endpoint http://127.0.0.1:8000/me --query access_token={token} --raw-nonce r-1 --app-id 1234 --user bob@example.com
               limited-login audit --endpoint https://127.0.0.1:8443/me --ca-file ca.pem --faults --fault-delay 5 --recovery-window 60 --skip huge-token --timeout 20
+              limited-login audit --endpoint http://127.0.0.1:8000/me --library pyjwt
               limited-login audit --list-cases
             """
     )
@@ -122,6 +118,12 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to wait for each answer of the backend.", valueName: "seconds"))
     var timeout = 30
 
+    @Option(
+        help: ArgumentHelp(
+            "Also give each hole's and warning's fix in your JWT library: pyjwt, authlib, python-jose, joserfc, jwcrypto, python-social-auth, django-allauth, jose-node, go-oidc, golang-jwt, ruby-jwt, jsonwebtoken-rust, erlang-jose, limited-login-vapor or limited-login-hummingbird.",
+            valueName: "name"))
+    var library: String?
+
     @Flag(help: "Fail (exit 1) on a warning or an unclear answer too: every case must go as it should.")
     var strict = false
 
@@ -138,10 +140,14 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         if listCases {
-            printLine(Self.caseList())
+            let chosen: AuditLibrary?
+            do { chosen = try library.map { name throws(AuditUsageError) in try AuditLibrary.named(name) } } catch {
+                throw CommandFailure.fail("limited-login audit: " + error.message, code: 64)
+            }
+            printLine(Self.caseList(library: chosen))
             return
         }
-        let setup: (template: AuditRequestTemplate, rule: AuditAnswerRule, cases: [AuditCase], nonceMode: AuditNonceMode)
+        let setup: Setup
         do { setup = try prepare() } catch { throw CommandFailure.fail("limited-login audit: " + error.message, code: 64) }
         let base = try connection.baseURL()
         let adminToken = try connection.token()
@@ -168,7 +174,9 @@ struct AuditCommand: AsyncParsableCommand {
                     let resilience = AuditResilience(run: run, provider: provider, faultDelay: faultDelay, recoveryWindow: recoveryWindow)
                     results += try await resilience.results(startingAt: results.count, total: total)
                 }
-                return AuditReport(endpoint: setup.template.endpoint.absoluteString, provider: base, appID: appID, results: results, strict: strict)
+                return AuditReport(
+                    endpoint: setup.template.endpoint.absoluteString, provider: base, appID: appID, results: results, strict: strict,
+                    library: setup.library)
             }
         } catch let failure as AuditFailure {
             await backend.shutdown()
@@ -191,12 +199,19 @@ struct AuditCommand: AsyncParsableCommand {
         if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
     }
 
-    /// The command line read: the request template, how answers are read, the cases and the nonce mode.
-    func prepare() throws(AuditUsageError) -> (template: AuditRequestTemplate, rule: AuditAnswerRule, cases: [AuditCase], nonceMode: AuditNonceMode) {
+    /// What ``prepare()`` reads from the command line.
+    typealias Setup = (
+        template: AuditRequestTemplate, rule: AuditAnswerRule, cases: [AuditCase], nonceMode: AuditNonceMode, library: AuditLibrary?
+    )
+
+    /// The command line read: the request template, how answers are read, the cases, the nonce mode and the
+    /// library whose advice the report adds.
+    func prepare() throws(AuditUsageError) -> Setup {
         guard let endpoint else {
             throw AuditUsageError("Give --endpoint: the URL of your backend that takes a token, e.g. http://127.0.0.1:8000/me.")
         }
         if nonce != nil, rawNonce != nil { throw AuditUsageError("Give --nonce or --raw-nonce, not both.") }
+        let chosenLibrary = try library.map { name throws(AuditUsageError) in try AuditLibrary.named(name) }
         guard timeout >= 1, timeout <= 600 else { throw AuditUsageError("--timeout must be 1 to 600 seconds.") }
         // Above 0: the slow-key-set fault is a delay, and a fault that changes nothing is refused by the provider.
         guard faultDelay > 0, faultDelay <= 300 else { throw AuditUsageError("--fault-delay must be above 0 and at most 300 seconds.") }
@@ -236,7 +251,7 @@ struct AuditCommand: AsyncParsableCommand {
         } else {
             nonceMode = .unknown
         }
-        return (template, rule, cases, nonceMode)
+        return (template, rule, cases, nonceMode, chosenLibrary)
     }
 
     static func caseNames(_ text: String, option: String) throws(AuditUsageError) -> Set<AuditCase> {
@@ -251,8 +266,9 @@ struct AuditCommand: AsyncParsableCommand {
         return cases
     }
 
-    /// `--list-cases`: name, severity and what the token is, then the rule, one case per line pair.
-    static func caseList() -> String {
+    /// `--list-cases`: name, severity and what the token is, then the rule, one case per line pair; with a
+    /// library, a third line with its change.
+    static func caseList(library: AuditLibrary? = nil) -> String {
         let width = AuditCase.allCases.map(\.rawValue.count).max() ?? 0
         var lines: [String] = []
         for auditCase in AuditCase.allCases {
@@ -260,6 +276,11 @@ struct AuditCommand: AsyncParsableCommand {
             let severity = auditCase.severity.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)
             lines.append(name + severity + auditCase.summary)
             lines.append(String(repeating: " ", count: width + 2 + 15) + "rule: " + auditCase.rule + "; should: " + auditCase.advice)
+            if let library {
+                lines.append(
+                    String(repeating: " ", count: width + 2 + 15) + library.rawValue + ": "
+                        + library.adviceLine(caseName: auditCase.rawValue, generic: auditCase.advice))
+            }
         }
         lines.append("")
         lines.append(

@@ -10,6 +10,8 @@ struct AuditReport: Sendable {
     let results: [AuditResult]
     /// `--strict`: a warning or an unclear answer fails the run too.
     var strict = false
+    /// `--library`: each hole and warning also names the change in this library.
+    var library: AuditLibrary?
 
     func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
@@ -48,10 +50,15 @@ struct AuditReport: Sendable {
             paragraph += "A backend should \(result.advice) [\(result.rule)]."
             if let detail = result.detail { paragraph += " " + detail }
             lines.append(paragraph)
+            if let library { lines.append("  \(library.rawValue): " + library.adviceLine(caseName: result.name, generic: result.advice)) }
         }
         let notRun = results.filter { $0.verdict == .notRun }
         for reason in Set(notRun.compactMap(\.detail)).sorted() {
             lines.append("not run: " + notRun.filter { $0.detail == reason }.map(\.name).joined(separator: ", ") + ": " + reason + ".")
+        }
+        if library == nil, results.contains(where: { $0.verdict != .ok && $0.verdict != .notRun }) {
+            // Just before the verdict, which stays the last line.
+            lines.append("Advice for your library: --library \(AuditLibrary.names)")
         }
         lines.append(verdictLine)
         return lines.joined(separator: "\n")
@@ -87,7 +94,7 @@ struct AuditReport: Sendable {
     var json: JSONValue {
         .object([
             "endpoint": .string(endpoint), "provider": .string(provider), "app_id": .string(appID),
-            "exit_status": .number(Double(exitStatus)),
+            "exit_status": .number(Double(exitStatus)), "library": library.map { .string($0.rawValue) } ?? .null,
             "summary": .object([
                 "cases": .number(Double(results.count)), "ok": .number(Double(count(.ok))), "holes": .number(Double(count(.hole))),
                 "warnings": .number(Double(count(.warning))), "unclear": .number(Double(count(.unclear))),
@@ -95,7 +102,7 @@ struct AuditReport: Sendable {
                 // The cases that failed the run (what makes the exit status 1).
                 "failed": .number(Double(results.filter { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count)),
             ]),
-            "cases": .array(results.map(\.json)),
+            "cases": .array(results.map { $0.json(library: library) }),
         ])
     }
 
@@ -110,7 +117,8 @@ struct AuditReport: Sendable {
             "  <testsuite name=\"\(Self.escape("audit of " + endpoint))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(count(.notRun))\">\n"
         for result in results {
             xml += "    <testcase classname=\"limited-login.audit.\(result.severity.rawValue)\" name=\"\(Self.escape(result.name))\">"
-            let explanation = "\(result.summary). A backend should \(result.advice) [\(result.rule)]." + (result.detail.map { " " + $0 } ?? "")
+            var explanation = "\(result.summary). A backend should \(result.advice) [\(result.rule)]." + (result.detail.map { " " + $0 } ?? "")
+            if let library { explanation += "\n\(library.rawValue): " + library.adviceLine(caseName: result.name, generic: result.advice) }
             switch result.verdict {
             case .hole:
                 xml +=

@@ -62,13 +62,18 @@ struct AuditResult: Sendable {
         }
     }
 
-    var json: JSONValue {
+    var json: JSONValue { json(library: nil) }
+
+    /// The row as JSON; with `library`, `advice_for_library` beside `advice`: that library's change, or the
+    /// generic advice when it has nothing specific.
+    func json(library: AuditLibrary?) -> JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(name), "severity": .string(severity.rawValue), "expected": .string(expected.rawValue),
             "got": .string(outcome.rawValue), "status": status.map { .number(Double($0)) } ?? .null,
             "verdict": .string(verdict.rawValue), "rule": .string(rule), "summary": .string(summary), "advice": .string(advice),
         ]
         object["detail"] = detail.map { .string($0) } ?? .null
+        if let library { object["advice_for_library"] = .string(library.adviceLine(caseName: name, generic: advice)) }
         return .object(JSONObject(object))
     }
 }

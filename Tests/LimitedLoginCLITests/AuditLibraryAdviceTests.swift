@@ -1,0 +1,194 @@
+import Foundation
+import Hummingbird
+import LimitedLoginJOSE
+import LimitedLoginTestSupport
+import Testing
+
+@testable import limited_login
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+private let adminToken = "audit-library-admin-token-for-tests"
+private let app = "1000000000000001"
+
+/// A provider process on a fresh SQLite file with a known admin token (as in AuditCommandTests).
+private func withProvider<T: Sendable>(_ body: @Sendable (ServerProcess) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-audit-library-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let provider = try await ServerProcess.start(
+        ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", adminToken], directory: directory
+    )
+    do {
+        let value = try await body(provider)
+        await provider.stop()
+        return value
+    } catch {
+        await provider.stop()
+        throw error
+    }
+}
+
+/// The backend a PyJWT user writes from the docs without `require`, in spirit: it decodes the payload without
+/// checking the signature, and accepts when `aud` is the app and `exp`, when there is one, is ahead (a token
+/// without `exp` never expires). The same as AuditCommandTests' decoding-only backend.
+private func decodingOnlyBackend() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.get("/me") { request, _ -> Response in
+        var accepted = false
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+            let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+            if segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
+                let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
+            {
+                let exp = claims["exp"] as? Double
+                accepted = claims["aud"] as? String == app && (exp.map { $0 > Date().timeIntervalSince1970 } ?? true)
+            }
+        }
+        return Response(status: accepted ? .ok : .unauthorized)
+    }
+    return router
+}
+
+@Suite("audit --library: advice per library")
+struct AuditLibraryAdviceTests {
+    /// The cases whose acceptance is a hole: every library must name its own change for each.
+    static let mustRefuse = AuditCase.allCases.filter { $0.severity == .mustRefuse }
+
+    @Test("every library has its own advice for every must-refuse case, and for the good token", arguments: AuditLibrary.allCases)
+    func everyMustRefuseCaseAdvised(library: AuditLibrary) throws {
+        for auditCase in Self.mustRefuse + [.valid] {
+            let advice = try #require(library.advice(for: auditCase), "\(library.rawValue) has no advice for \(auditCase.rawValue)")
+            let fragments = advice.text.filter { $0 == "`" }.count
+            #expect(fragments >= 2 && fragments % 2 == 0, "\(library.rawValue) \(auditCase.rawValue): a code fragment in backquotes")
+            #expect(advice.text.count <= 320, "\(library.rawValue) \(auditCase.rawValue): one short sentence")
+            #expect(advice.text.hasSuffix("."), "\(library.rawValue) \(auditCase.rawValue): a sentence")
+            #expect(!advice.source.isEmpty && !advice.source.contains("["), "\(library.rawValue) \(auditCase.rawValue): a short source")
+            let line = library.adviceLine(caseName: auditCase.rawValue, generic: auditCase.advice)
+            #expect(line == advice.text + " [" + advice.source + "]")
+        }
+        // Every advice the library has is well formed too, should-refuse groups included.
+        for auditCase in AuditCase.allCases {
+            guard let advice = library.advice(for: auditCase) else { continue }
+            #expect(advice.text.filter { $0 == "`" }.count % 2 == 0, "\(library.rawValue) \(auditCase.rawValue): unbalanced backquotes")
+            #expect(advice.text.count <= 320, "\(library.rawValue) \(auditCase.rawValue)")
+        }
+    }
+
+    @Test("the libraries' advice differs: no library copies another's for the holes the issue names")
+    func adviceIsSpecific() {
+        for auditCase in [AuditCase.noExp, .wrongAudience, .wrongIssuer, .algNone, .hs256PublicKey, .jkuHeader, .wrongNonce] {
+            let texts = AuditLibrary.allCases.compactMap { $0.advice(for: auditCase)?.text }
+            // This project's two middlewares share their wording but for the route.
+            #expect(Set(texts).count == texts.count, "\(auditCase.rawValue): two libraries share one advice")
+        }
+        // The facts the issue names, in each library's own terms.
+        let facts: [(AuditLibrary, AuditCase, [String])] = [
+            (.pyjwt, .noExp, [#""require": ["exp""#]), (.pyjwt, .audienceList, ["strict_aud"]), (.pyjwt, .algNone, [#"algorithms=["RS256"]"#]),
+            (.authlib, .expired, ["claims.validate("]), (.authlib, .noExp, [#""exp": {"essential": True}"#]),
+            (.pythonJose, .noExp, ["require_exp"]), (.joserfc, .noExp, ["JWTClaimsRegistry", "essential"]),
+            (.jwcrypto, .noExp, [#""exp": None"#]), (.joseNode, .noExp, ["requiredClaims"]), (.joseNode, .tooOld, ["maxTokenAge"]),
+            (.goOIDC, .wrongAudience, ["ClientID: APP_ID"]), (.goOIDC, .wrongNonce, ["idToken.Nonce"]),
+            (.golangJWT, .noExp, ["WithExpirationRequired()"]), (.rubyJWT, .noExp, ["required_claims"]),
+            (.jsonwebtokenRust, .noExp, ["set_required_spec_claims"]), (.erlangJose, .algNone, ["verify_strict"]),
+            (.pythonSocialAuth, .wrongNonce, ["validate_claims"]), (.djangoAllauth, .noExp, [#""require": ["exp""#]),
+            (.limitedLoginHummingbird, .wrongNonce, [".sha256OfRawNonce"]), (.limitedLoginVapor, .algNone, ["app.limitedLogin.authenticator()"]),
+        ]
+        for (library, auditCase, needles) in facts {
+            let text = library.advice(for: auditCase)?.text ?? ""
+            for needle in needles { #expect(text.contains(needle), "\(library.rawValue) \(auditCase.rawValue): \(text)") }
+        }
+    }
+
+    @Test("names are lowercase and hyphenated; --library takes any case; a case without advice falls back to the generic advice")
+    func namesAndFallback() throws {
+        for library in AuditLibrary.allCases {
+            #expect(library.rawValue.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(library.rawValue)")
+            #expect(try AuditLibrary.named(library.rawValue.uppercased()) == library)
+        }
+        #expect(AuditLibrary.allCases.count == 15)
+        #expect(AuditLibrary.pyjwt.advice(for: .typNotJWT) != nil)
+        #expect(AuditLibrary.goOIDC.advice(for: .duplicateClaim) == nil)
+        #expect(
+            AuditLibrary.goOIDC.adviceLine(caseName: "duplicate-claim", generic: AuditCase.duplicateClaim.advice)
+                == "nothing specific to go-oidc: a backend should " + AuditCase.duplicateClaim.advice)
+        // A resilience row is no AuditCase: the row's own advice stands.
+        #expect(
+            AuditLibrary.pyjwt.adviceLine(caseName: "keys-500:after", generic: "refetch") == "nothing specific to pyjwt: a backend should refetch")
+        #expect(throws: AuditUsageError.self) { try AuditLibrary.named("pyjwt2") }
+    }
+
+    @Test("an unknown --library is one line listing the known ones, exit 64, for a run and for --list-cases alike")
+    func unknownLibrary() async throws {
+        let expected =
+            "limited-login audit: Unknown library \"jwt-go\" in --library; the known ones: pyjwt, authlib, python-jose, joserfc, jwcrypto, python-social-auth, django-allauth, jose-node, go-oidc, golang-jwt, ruby-jwt, jsonwebtoken-rust, erlang-jose, limited-login-vapor, limited-login-hummingbird.\n"
+        let run = try await CLIProcess.run(["audit", "--endpoint", "http://127.0.0.1:9/me", "--library", "jwt-go", "--admin-token", adminToken])
+        #expect(run.status == 64)
+        #expect(run.error == expected)
+        #expect(run.output.isEmpty)
+        let list = try await CLIProcess.run(["audit", "--list-cases", "--library", "jwt-go"])
+        #expect(list.status == 64 && list.error == expected && list.output.isEmpty)
+
+        let listed = try await CLIProcess.run(["audit", "--list-cases", "--library", "pyjwt"])
+        let lines = listed.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(listed.status == 0 && lines.count == AuditCase.allCases.count * 3 + 3, "a third line per case")
+        #expect(
+            lines.contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix(
+                    #"pyjwt: PyJWT checks exp only when present; require it: `options={"require": ["exp""#)
+            })
+    }
+
+    @Test("--library pyjwt against a backend that lets a token without exp in: the hole's advice names require with exp, in text, JSON and JUnit")
+    func pyjwtAdviceInTheReport() async throws {
+        try await withProvider { provider in
+            try await withLoopbackServer(decodingOnlyBackend()) { port in
+                let base = [
+                    "audit", "--endpoint", "http://127.0.0.1:\(port)/me", "--provider", provider.baseURL, "--admin-token", adminToken, "--only",
+                    "no-exp,too-old",
+                ]
+                let junit = FileManager.default.temporaryDirectory.appendingPathComponent("audit-library-\(UUID().uuidString).xml")
+                let text = try await CLIProcess.run(base + ["--library", "pyjwt", "--junit", junit.path])
+                #expect(text.status == 1, "\(text.error)")
+                let lines = text.output.split(separator: "\n").map(String.init)
+                let hole = try #require(lines.firstIndex { $0.hasPrefix("HOLE no-exp (accepted 200)") }, "\(text.output)")
+                #expect(lines[hole + 1].hasPrefix("  pyjwt: PyJWT checks exp only when present; require it: `options={\"require\": [\"exp\""))
+                #expect(lines[hole + 1].hasSuffix("[PyJWT docs, jwt.decode options require]"))
+                let warning = try #require(lines.firstIndex { $0.hasPrefix("WARNING too-old (accepted 200)") }, "\(text.output)")
+                #expect(lines[warning + 1].hasPrefix("  pyjwt: Require iat with `options={\"require\": [\"iat\"]}`"))
+                #expect(!text.output.contains("Advice for your library"), "the hint is for runs without --library")
+                #expect(lines.last == "FAILED: the backend accepted 1 token it must refuse: no-exp.")
+
+                let document = try XMLDocument(contentsOf: junit)
+                let failure = try #require(try document.nodes(forXPath: "//testcase[@name='no-exp']/failure").first)
+                #expect(failure.stringValue?.contains("pyjwt: PyJWT checks exp only when present") == true)
+
+                let json = try await CLIProcess.run(base + ["--library", "pyjwt", "--json"])
+                let report = try #require(try StrictJSONParser(maximumSize: 1 << 20).parse(Array(json.output.utf8)).objectValue)
+                #expect(report["library"] == "pyjwt")
+                let cases = report["cases"]?.arrayValue?.compactMap(\.objectValue) ?? []
+                let noExp = try #require(cases.first { $0["name"] == "no-exp" })
+                #expect(noExp["advice"] == "refuse a token without exp", "the generic advice stays beside it")
+                let forLibrary = try #require(noExp["advice_for_library"]?.stringValue)
+                #expect(forLibrary.contains(#"options={"require": ["exp", "iat", "iss", "aud", "sub"]}"#), "\(forLibrary)")
+
+                // Without --library: the generic advice, and the hint naming every library, just before the verdict.
+                let plain = try await CLIProcess.run(base)
+                let plainLines = plain.output.split(separator: "\n").map(String.init)
+                #expect(!plain.output.contains("  pyjwt:"))
+                #expect(plainLines.suffix(2).first == "Advice for your library: --library " + AuditLibrary.names)
+                #expect(AuditLibrary.names.hasPrefix("pyjwt|authlib|python-jose|"))
+                let plainJSON = try await CLIProcess.run(base + ["--json"])
+                #expect(!plainJSON.output.contains("advice_for_library"))
+            }
+        }
+    }
+
+    @Test("docs/AUDIT.md names every library --library takes")
+    func documented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/AUDIT.md"), encoding: .utf8)
+        for library in AuditLibrary.allCases { #expect(guide.contains("`\(library.rawValue)`"), "\(library.rawValue)") }
+    }
+}
