@@ -120,6 +120,12 @@ struct ScopedCredentialTests {
             let elsewhere = try await admin(
                 client, "/_admin/users", method: .post, json: user + #", "apps": ["\#(TestFixtures.appID)"]}"#, as: token)
             #expect(elsewhere.status == .forbidden && elsewhere.message == onlyOurs, "\(elsewhere.object)")
+            let befriending = try await admin(
+                client, "/_admin/users", method: .post, json: user + #", "apps": ["\#(Self.teamApp)"], "friends": ["alice@example.com"]}"#, as: token)
+            #expect(
+                befriending.status == .badRequest
+                    && befriending.message == "The friend alice@example.com is not a test user (give an ID or an email).",
+                "\(befriending.object)")
             #expect(try await provider.store.user(idOrEmail: "cat@example.com") == nil, "nothing was made")
 
             let made = try await admin(client, "/_admin/users", method: .post, json: user + #", "apps": ["\#(Self.teamApp)"]}"#, as: token)

@@ -26,7 +26,8 @@ extension AdminOperations {
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         var friendIDs: [String] = []
         for friend in user.friends ?? [] {
-            guard let found = try await store.user(idOrEmail: friend) else {
+            // To a scoped credential, another team's user is no one to befriend (``visibleUser(_:)``).
+            guard let found = try await visibleUser(friend) else {
                 throw AdminError.badRequest("The friend \(friend) is not a test user (give an ID or an email).")
             }
             friendIDs.append(found.id)
