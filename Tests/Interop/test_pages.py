@@ -328,6 +328,7 @@ def test_password_sign_in_a_wrong_password_and_consent_with_a_permission_unticke
     assert pages.find("#email").get_attribute("value") == "alice@example.com"
     assert pages.find("#email").get_attribute("aria-invalid") == "true"
     assert pages.find("#pass").get_attribute("aria-describedby") == "error-message"
+    assert pages.driver.switch_to.active_element.get_attribute("id") == "pass", "the focus is on the field to correct"
     pages.check("dialog-wrong-password")
 
     # The right password: consent, the required permission fixed, the others optional.
@@ -470,6 +471,7 @@ def test_adding_a_test_user_on_the_sign_in_page(pages):
     assert pages.find("#new-user-name").get_attribute("value") == "Alice Again"
     assert pages.find("#new-user-email").get_attribute("value") == "alice@example.com"
     assert pages.find("#new-user-email").get_attribute("aria-invalid") == "true"
+    assert pages.driver.switch_to.active_element.get_attribute("id") == "new-user-name", "the focus is on the form in error"
     assert not pages.find_all("#password-form #error-message")
     pages.check("dialog-add-user-refused")
 

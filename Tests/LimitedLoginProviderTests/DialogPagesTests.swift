@@ -44,12 +44,20 @@ struct DialogPagesTests {
             let form = try #require(Self.element("password-form", in: wrong.body))
             #expect(form.contains(#"<p class="field-error" id="error-message" role="alert">\#(DialogController.incorrectPassword)</p>"#))
             #expect(form.contains(#"aria-invalid="true" aria-describedby="error-message""#))
+            #expect(
+                form.contains(
+                    #"id="pass" name="pass" autocomplete="current-password" required aria-invalid="true" aria-describedby="error-message" autofocus>"#
+                ))
+            #expect(wrong.body.components(separatedBy: "autofocus").count == 2, "one field takes the focus")
             #expect(!(Self.element("add-user-form", in: wrong.body)?.contains("error-message") ?? true))
 
             let taken = try await SignInAddUserTests.add(browser, on: wrong, name: "Al \"Dup\"", email: "alice@example.com")
             #expect(taken.status == .conflict)
             let addForm = try #require(Self.element("add-user-form", in: taken.body))
             #expect(addForm.contains(#"id="error-message""#) && addForm.contains("exists already"))
+            #expect(
+                addForm.contains(#"id="new-user-name""#) && addForm.contains("autofocus")
+                    && !(Self.element("password-form", in: taken.body)?.contains("autofocus") ?? true))
             #expect(addForm.contains(#"value="Al &quot;Dup&quot;""#) && addForm.contains(#"value="alice@example.com""#))
             #expect(!(Self.element("password-form", in: taken.body)?.contains("error-message") ?? true))
         }

@@ -2,7 +2,8 @@ extension PageTemplates {
     /// The sign-in page, laid out like the real service's mobile dialog: the app, email and password
     /// first, then the test users as a sorted list of rows (at most a page of them, with a search by name,
     /// email or ID: a plain GET form, filtering as one types where scripts run), and "Add a test user" in
-    /// plain view. An error stands beside the form it concerns (`id="error-message"`, one at a time).
+    /// plain view. An error stands beside the form it concerns (`id="error-message"`, one at a time), and the
+    /// field to correct takes the focus (the password after a wrong one, the name after a refused new user).
     static let signIn = """
         {{> head}}
         <main class="dialog">
@@ -15,7 +16,7 @@ extension PageTemplates {
         <label for="email">Email</label>
         <input type="email" id="email" name="email" value="{{{email}}}" autocomplete="username" required{{#passwordError}} aria-invalid="true" aria-describedby="error-message"{{/passwordError}}>
         <label for="pass">Password</label>
-        <input type="password" id="pass" name="pass" autocomplete="current-password" required{{#passwordError}} aria-invalid="true" aria-describedby="error-message"{{/passwordError}}>
+        <input type="password" id="pass" name="pass" autocomplete="current-password" required{{#passwordError}} aria-invalid="true" aria-describedby="error-message" autofocus{{/passwordError}}>
         {{#passwordError}}<p class="field-error" id="error-message" role="alert">{{{passwordError}}}</p>{{/passwordError}}
         <button type="submit" class="primary block" id="login-button" name="login" value="1">Log In</button>
         </form>
@@ -48,7 +49,7 @@ extension PageTemplates {
         <input type="hidden" name="csrf_token" value="{{{csrfToken}}}">
         <input type="hidden" name="request" value="{{{request}}}">
         <label for="new-user-name">Name</label>
-        <input type="text" id="new-user-name" name="new_user_name" value="{{{newUserName}}}" required maxlength="100" autocomplete="off"{{#addUserError}} aria-invalid="true" aria-describedby="error-message"{{/addUserError}}>
+        <input type="text" id="new-user-name" name="new_user_name" value="{{{newUserName}}}" required maxlength="100" autocomplete="off"{{#addUserError}} aria-invalid="true" aria-describedby="error-message" autofocus{{/addUserError}}>
         <label for="new-user-email">Email (empty: one is made up)</label>
         <input type="email" id="new-user-email" name="new_user_email" value="{{{newUserEmail}}}" maxlength="200" autocomplete="off"{{#addUserError}} aria-invalid="true" aria-describedby="error-message"{{/addUserError}}>
         {{#addUserError}}<p class="field-error" id="error-message" role="alert">{{{addUserError}}}</p>{{/addUserError}}
