@@ -88,6 +88,8 @@ struct DialogErrorTests {
             #expect(page.location == nil, "\(name): never a redirect")
             #expect(page.title == title, "\(name)")
             #expect(page.body.contains("<p class=\"error\" id=\"error-message\">\(HTMLEscaping.escape(message))</p>"), "\(name): \(page.body)")
+            // Issue #55 item 5: no dead end; the way out is the provider's home page.
+            #expect(page.body.contains(#"<a href="\#(TestFixtures.baseURL)/" id="home-link">"#), "\(name): \(page.body)")
         }
     }
 

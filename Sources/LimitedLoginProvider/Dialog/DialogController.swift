@@ -241,7 +241,8 @@ struct DialogController: Sendable {
         )
         services.metrics.dialogShown("error")
         services.metrics.error("dialog_page", code: String(error.status))
-        var context: [String: Any] = ["title": error.title, "message": error.message]
+        // Every error page has a way out: the provider's home page, whatever else it offers.
+        var context: [String: Any] = ["title": error.title, "message": error.message, "homeURL": services.urls.baseURL + "/"]
         if let dialog { context["retryURL"] = "/dialog/oauth?" + dialog.query }
         if let (dialog, session) = switchingAccount {
             context["switchAccount"] = true
