@@ -75,6 +75,9 @@ class ConsoleUser:
             overflow = driver.execute_script(
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{name} is {overflow}px wider than {width}px"
+            # Issue #55 item 5: on a phone the sections are one row that scrolls, not rows that push the page down.
+            tabs = driver.execute_script("var n = document.querySelector('nav.console'); return n ? n.getBoundingClientRect().height : 0")
+            assert width > 640 or tabs <= 60, f"{name}: the console's tabs are {tabs}px tall at {width}px"
         driver.set_window_size(1200, 900)
         driver.execute_script("document.querySelectorAll('details').forEach(function (d) { d.open = true; })")
         results = self.axe.run(driver)

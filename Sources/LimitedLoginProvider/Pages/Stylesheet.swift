@@ -109,8 +109,8 @@ enum Stylesheet {
         @media (max-width: 640px) {
         main { margin: 0; border-radius: 0; padding: 16px; box-shadow: none; }
         main.dialog button:not(.link):not(.user-row), main.dialog a.button { width: 100%; margin: 6px 0; }
-        nav.console { gap: 2px; } nav.console a { padding: 4px 8px; font-size: 15px; min-height: 44px; box-sizing: border-box;
-            display: inline-flex; align-items: center; }
+        nav.console { gap: 2px; flex-wrap: nowrap; overflow-x: auto; } nav.console a { padding: 4px 8px; font-size: 15px; min-height: 44px;
+            box-sizing: border-box; display: inline-flex; align-items: center; flex: none; white-space: nowrap; }
         button.small, a.button.small, summary { min-height: 44px; }
         summary { display: flex; align-items: center; }
         table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
