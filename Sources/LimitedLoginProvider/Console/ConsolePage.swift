@@ -87,8 +87,8 @@ struct ConsolePage: Sendable {
     // MARK: - Overview
 
     private func overview(_ context: inout [String: Any]) async throws {
-        if case .credential(let name, let apps) = AdminCaller.current {
-            try await scopedOverview(&context, name: name, apps: apps)
+        if case .credential(let name, _) = AdminCaller.current {
+            try await scopedOverview(&context, name: name)
             return
         }
         let store = services.store
@@ -109,24 +109,23 @@ struct ConsolePage: Sendable {
             (.logins, String(services.recentLogins.all.count), "recent logins on this node"),
             (.deliveries, String(deliveries.count), failed == 0 ? "callback posts, none failed" : "callback posts, \(failed) failed"),
         ]
-        context["cards"] = cards.map { section, count, summary in
-            ["id": section.rawValue, "path": section.path, "label": section.title, "count": count, "summary": summary]
-        }
-        context["clockNow"] = AdminOperations.iso8601(services.clock.now())
-        context["issuer"] = services.urls.issuer
-        context["discoveryURL"] = services.urls.discoveryURL
-        context["jwksURL"] = services.urls.jwksURL
+        fill(&context, cards: cards)
     }
 
     /// A scoped credential's overview: its apps, their test users and grants, counted through the operations
     /// that keep it to them.
-    private func scopedOverview(_ context: inout [String: Any], name: String, apps: Set<String>) async throws {
+    private func scopedOverview(_ context: inout [String: Any], name: String) async throws {
         let cards: [(ConsoleSection, String, String)] = [
             (.apps, String(try await operations.apps().count), "apps the credential \(name) manages"),
             (.users, String(try await operations.users().count), "test users of those apps"),
             (.grants, String(try await operations.grants(user: nil).count), "people who logged in to them"),
             (.tokens, "", "mint a token, or decode and verify one"),
         ]
+        fill(&context, cards: cards)
+    }
+
+    /// The overview's cards (section, count, summary) and the provider's addresses beside them.
+    private func fill(_ context: inout [String: Any], cards: [(ConsoleSection, String, String)]) {
         context["cards"] = cards.map { section, count, summary in
             ["id": section.rawValue, "path": section.path, "label": section.title, "count": count, "summary": summary]
         }
