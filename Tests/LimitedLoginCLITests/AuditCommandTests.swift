@@ -15,44 +15,13 @@ import FoundationXML
 private let adminToken = "audit-admin-token-for-tests"
 private let app = "1000000000000001"
 
-/// A provider process on a fresh SQLite file with the demo data and a known admin token.
+/// A provider with the demo data and this suite's admin token (``withAuditProvider(adminToken:_:)``).
 private func withProvider<T: Sendable>(_ body: @Sendable (ServerProcess) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-audit-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let provider = try await ServerProcess.start(
-        ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", adminToken], directory: directory
-    )
-    do {
-        let value = try await body(provider)
-        await provider.stop()
-        return value
-    } catch {
-        await provider.stop()
-        throw error
-    }
+    try await withAuditProvider(adminToken: adminToken, body)
 }
 
-/// A backend written the way too many are: it decodes the payload without checking the signature, and
-/// accepts when `aud` is the app and `exp` (when there is one) is ahead. `pointerStyle` answers 200 with
-/// `{"authenticated": …}` for every token instead of 200 or 401.
 private func decodingOnlyBackend(pointerStyle: Bool = false) -> Router<BasicRequestContext> {
-    let router = Router()
-    router.get("/me") { request, _ -> Response in
-        var accepted = false
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-            let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
-            if segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
-                let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
-            {
-                let exp = claims["exp"] as? Double
-                accepted = claims["aud"] as? String == app && (exp.map { $0 > Date().timeIntervalSince1970 } ?? true)
-            }
-        }
-        let status: HTTPResponse.Status = pointerStyle || accepted ? .ok : .unauthorized
-        return Response(
-            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: #"{"authenticated":\#(accepted)}"#)))
-    }
-    return router
+    decodingOnlyAuditBackend(app: app, pointerStyle: pointerStyle)
 }
 
 private func report(_ output: String) throws -> JSONObject {

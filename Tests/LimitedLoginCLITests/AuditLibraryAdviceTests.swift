@@ -13,43 +13,14 @@ import FoundationXML
 private let adminToken = "audit-library-admin-token-for-tests"
 private let app = "1000000000000001"
 
-/// A provider process on a fresh SQLite file with a known admin token (as in AuditCommandTests).
+/// A provider with this suite's admin token (``withAuditProvider(adminToken:_:)``).
 private func withProvider<T: Sendable>(_ body: @Sendable (ServerProcess) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limited-login-audit-library-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let provider = try await ServerProcess.start(
-        ["--port", "0", "--database", directory.appendingPathComponent("p.sqlite").path, "--admin-token", adminToken], directory: directory
-    )
-    do {
-        let value = try await body(provider)
-        await provider.stop()
-        return value
-    } catch {
-        await provider.stop()
-        throw error
-    }
+    try await withAuditProvider(adminToken: adminToken, body)
 }
 
-/// The backend a PyJWT user writes from the docs without `require`, in spirit: it decodes the payload without
-/// checking the signature, and accepts when `aud` is the app and `exp`, when there is one, is ahead (a token
-/// without `exp` never expires). The same as AuditCommandTests' decoding-only backend.
-private func decodingOnlyBackend() -> Router<BasicRequestContext> {
-    let router = Router()
-    router.get("/me") { request, _ -> Response in
-        var accepted = false
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-            let segments = header.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
-            if segments.count == 3, let payload = try? Base64URL.decode(String(segments[1])),
-                let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
-            {
-                let exp = claims["exp"] as? Double
-                accepted = claims["aud"] as? String == app && (exp.map { $0 > Date().timeIntervalSince1970 } ?? true)
-            }
-        }
-        return Response(status: accepted ? .ok : .unauthorized)
-    }
-    return router
-}
+/// The backend a PyJWT user writes from the docs without `require`, in spirit: no signature check, and a token
+/// without `exp` never expires (``decodingOnlyAuditBackend(app:pointerStyle:)``).
+private func decodingOnlyBackend() -> Router<BasicRequestContext> { decodingOnlyAuditBackend(app: app) }
 
 @Suite("audit --library: advice per library")
 struct AuditLibraryAdviceTests {
