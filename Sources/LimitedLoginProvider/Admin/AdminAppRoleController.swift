@@ -11,6 +11,11 @@ import LimitedLoginJOSE
 ///   /_admin/apps/:id/test-users/:user` add an existing test user to the app's, or take one off.
 struct AdminAppRoleController: Sendable {
     let services: ProviderServices
+
+    /// A role as the answers show it: `{"user_id", "role"}`.
+    static func json(role: (userID: String, role: AppRole)) -> JSONValue {
+        .object(["user_id": .string(role.userID), "role": .string(role.role.rawValue)])
+    }
     var operations: AdminOperations { AdminOperations(services: services) }
 
     private struct RoleBody: Decodable { var role: String }
@@ -18,14 +23,14 @@ struct AdminAppRoleController: Sendable {
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/apps/:id/roles") { _, context in
             let roles = try await operations.roles(appID: context.parameters.get("id") ?? "")
-            return Responses.json(.object(["roles": .array(roles.map(AdminOperations.json(role:)))]))
+            return Responses.json(.object(["roles": .array(roles.map(Self.json(role:)))]))
         }
         router.put("/_admin/apps/:id/roles/:user") { request, context in
             let body = try await AdminJSONBody.decode(
                 RoleBody.self, accepting: ["role"], from: request, limit: services.configuration.maximumBodySize)
             let role = try await operations.setRole(
                 appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "", role: body.role)
-            return Responses.json(AdminOperations.json(role: role))
+            return Responses.json(Self.json(role: role))
         }
         router.delete("/_admin/apps/:id/roles/:user") { _, context in
             try await operations.removeRole(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")

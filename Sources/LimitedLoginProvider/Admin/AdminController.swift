@@ -35,8 +35,19 @@ struct AdminController: Sendable {
 
     private var operations: AdminOperations { AdminOperations(services: services) }
 
+    /// A key as `GET /_admin/keys` lists it.
+    static func json(_ key: AdminKey) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "kid": .string(key.record.keyID), "created_at": .number(Double(key.record.createdAt)),
+            "signs_from": .number(Double(key.record.signsFrom)), "signing": .bool(key.signing), "state": .string(key.state),
+        ]
+        if let retiredAt = key.record.retiredAt { object["retired_at"] = .number(Double(retiredAt)) }
+        if let unpublishedAt = key.unpublishedAt { object["unpublished_at"] = .number(Double(unpublishedAt)) }
+        return .object(JSONObject(object))
+    }
+
     private func listKeys() async throws -> Response {
-        Responses.json(.object(["keys": .array(try await operations.keys().map(\.json))]))
+        Responses.json(.object(["keys": .array(try await operations.keys().map(Self.json))]))
     }
 
     /// `POST /_admin/keys/rotate`, a form: `publish_delay` (seconds) and `drop_previous` (true or false).

@@ -32,17 +32,18 @@ struct AdminDirectoryController: Sendable {
             return Responses.json(try await operations.moveApp(id: context.parameters.get("id") ?? "", toBusiness: move.business_id).json)
         }
         router.get("/_admin/users") { _, _ in
-            Responses.json(.object(["users": .array(try await operations.users().map(\.json))]))
+            Responses.json(.object(["users": .array(try await operations.users().map(\.fixture.json))]))
         }
         router.post("/_admin/users") { request, _ in
             let user = try await AdminJSONBody.decode(
                 ProviderFixtures.User.self, accepting: ProviderFixtures.User.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit
             )
-            return Responses.json(try await operations.createUser(user).json, status: .created)
+            return Responses.json(try await operations.createUser(user).fixture.json, status: .created)
         }
         router.post("/_admin/users/:id") { request, context in
             let changes = try await AdminJSONBody.object(request, limit: limit)
-            return Responses.json(try await operations.editUser(context.parameters.get("id") ?? "", changes: changes).json)
+            return Responses.json(
+                try await operations.editUser(context.parameters.get("id") ?? "", changes: try TestUserChanges(changes)).fixture.json)
         }
         router.delete("/_admin/users/:id") { _, context in
             let id = try await operations.deleteUser(context.parameters.get("id") ?? "")

@@ -60,8 +60,4 @@ extension AdminOperations {
         }
         for (userID, role) in wanted { try await store.setRole(appID: appID, userID: userID, role: role) }
     }
-
-    static func json(role: (userID: String, role: AppRole)) -> JSONValue {
-        .object(["user_id": .string(role.userID), "role": .string(role.role.rawValue)])
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LimitedLoginJOSE
 
 /// A move of the provider's clock.
 enum ClockMove: Sendable, Equatable {
@@ -9,23 +8,27 @@ enum ClockMove: Sendable, Equatable {
     case reset
 }
 
+/// The provider's clock as the admin API shows it, in seconds since 1970.
+struct ClockState: Sendable, Equatable {
+    /// The provider's time.
+    var now: Int64
+    /// How far the provider's time is from the system's.
+    var offset: Int64
+    var systemNow: Int64
+    /// The latest `iat` the provider issued, which the clock goes back before only when forced.
+    var latestIssuedAt: Int64?
+}
+
 /// The provider's clock, which tests move (docs/BEHAVIOUR.md, section 9).
 extension AdminOperations {
-    /// The clock now: `{"now", "iso8601", "offset", "system_now", "latest_issued_at"?}`.
-    func clockState() -> JSONValue {
+    func clockState() -> ClockState {
         let clock = services.clock
-        let now = clock.now()
-        var object: [String: JSONValue] = [
-            "now": .number(Double(now)), "iso8601": .string(Self.iso8601(now)), "offset": .number(Double(clock.offset)),
-            "system_now": .number(Double(ProviderTime.systemNow())),
-        ]
-        if let latest = clock.latestIssuedAt { object["latest_issued_at"] = .number(Double(latest)) }
-        return .object(JSONObject(object))
+        return ClockState(now: clock.now(), offset: clock.offset, systemNow: ProviderTime.systemNow(), latestIssuedAt: clock.latestIssuedAt)
     }
 
     /// Moves the clock; `force` lets it go back before tokens it already issued (409 otherwise). Every
     /// node sharing the store follows (``ClusterClock``).
-    func moveClock(_ move: ClockMove, force: Bool = false) async throws -> JSONValue {
+    func moveClock(_ move: ClockMove, force: Bool = false) async throws -> ClockState {
         let clock = services.clock
         // From the cluster's offset as stored now, not this node's (adopted up to a second late), and written
         // only over that one: an advance through this node beside one through another is made on top of it,

@@ -24,15 +24,6 @@ extension AdminOperations {
             revoked_at = record.revokedAt
             self.token = token
         }
-
-        var json: JSONValue {
-            var object: JSONObject = [
-                "name": .string(name), "apps": .array(apps.map(JSONValue.string)), "created_at": .number(Double(created_at)),
-                "revoked_at": revoked_at.map { .number(Double($0)) } ?? .null,
-            ]
-            if let token { object["token"] = .string(token) }
-            return .object(object)
-        }
     }
 
     static let credentialNameRule = "a credential's name is 1 to 64 letters, digits, spaces, '.', '_' or '-'"

@@ -7,16 +7,6 @@ struct AdminKey: Sendable, Equatable {
     let state: String
     /// When a retired key stops being published.
     let unpublishedAt: Int64?
-
-    var json: JSONValue {
-        var key: [String: JSONValue] = [
-            "kid": .string(record.keyID), "created_at": .number(Double(record.createdAt)), "signs_from": .number(Double(record.signsFrom)),
-            "signing": .bool(signing), "state": .string(state),
-        ]
-        if let retiredAt = record.retiredAt { key["retired_at"] = .number(Double(retiredAt)) }
-        if let unpublishedAt { key["unpublished_at"] = .number(Double(unpublishedAt)) }
-        return .object(JSONObject(key))
-    }
 }
 
 /// The signing keys: list and rotate.

@@ -1,36 +1,22 @@
-import LimitedLoginJOSE
-
 /// Outcomes queued for the next dialogs (docs/BEHAVIOUR.md, section 9).
 extension AdminOperations {
-    /// Queues a scenario from the admin API's body: `{"app_id", "user"?, "outcome", "code"?, "message"?,
-    /// "claims"?}` (`error` is accepted as a synonym the API always took).
-    func queueScenario(_ body: JSONObject) async throws -> Scenario {
-        if let message = body.unknownKeyMessage(accepted: ["app_id", "user", "outcome", "error", "code", "message", "claims"]) {
-            throw AdminError.badRequest(message)
+    /// Queues a scenario for the app's next dialog (one user's, when the request names one).
+    func queueScenario(_ request: ScenarioRequest) async throws -> Scenario {
+        guard try await store.app(id: request.appID) != nil else {
+            throw AdminError.notFound("No app with ID \(request.appID).")
         }
-        guard let appID = body["app_id"]?.stringValue, !appID.isEmpty else {
-            throw AdminError.badRequest("Give \"app_id\": the app whose next dialog the scenario decides.")
+        guard AdminCaller.current.mayTouch(app: request.appID) else {
+            throw AdminCaller.current.outOfScope("App \(request.appID) is not this credential's.")
         }
-        guard try await store.app(id: appID) != nil else {
-            throw AdminError.notFound("No app with ID \(appID).")
-        }
-        guard AdminCaller.current.mayTouch(app: appID) else { throw AdminCaller.current.outOfScope("App \(appID) is not this credential's.") }
         var userID: String?
-        if let user = body["user"] {
-            guard let name = user.stringValue, let found = try await visibleUser(name) else {
-                throw AdminError.notFound("No test user \(body["user"]?.stringValue ?? "(not a string)") (give an ID or an email).")
-            }
+        if let name = request.user {
+            guard let found = try await visibleUser(name) else { throw AdminError.notFound("No test user \(name) (give an ID or an email).") }
             userID = found.id
         }
-        let outcome: Scenario.Outcome
-        switch Scenario.Outcome.parse(body) {
-        case .failure(let error): throw AdminError.badRequest(error.message)
-        case .success(let parsed): outcome = parsed
-        }
-        guard let scenario = services.scenarios.add(appID: appID, userID: userID, outcome: outcome) else {
+        guard let scenario = services.scenarios.add(appID: request.appID, userID: userID, outcome: request.outcome) else {
             throw AdminError.conflict("\(ScenarioQueue.capacity) scenarios are queued already; clear them first.")
         }
-        services.logger.info("scenario queued", metadata: ["app": "\(appID)", "scenario": "\(scenario.id)"])
+        services.logger.info("scenario queued", metadata: ["app": "\(request.appID)", "scenario": "\(scenario.id)"])
         return scenario
     }
 

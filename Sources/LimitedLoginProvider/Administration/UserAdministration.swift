@@ -1,6 +1,4 @@
-import Foundation
 import LimitedLoginCore
-import LimitedLoginJOSE
 
 /// Test users: list, create, edit, delete (each named by ID or email).
 extension AdminOperations {
@@ -45,35 +43,23 @@ extension AdminOperations {
         return try await storedUser(user.id ?? "")
     }
 
-    /// The given fields replace the user's (`null` removes an optional one; a `password` replaces theirs);
-    /// the rest, their ID, friendships and grants stay. Checked as a new user is.
-    func editUser(_ idOrEmail: String, changes: JSONObject) async throws -> AdminUser {
-        let fields = ProviderFixtures.User.editableFields.joined(separator: ", ")
-        guard !changes.isEmpty else { throw AdminError.badRequest("Send the fields to change: \(fields).") }
-        if let unknown = changes.keys.first(where: { !ProviderFixtures.User.editableFields.contains($0) }) {
-            throw AdminError.badRequest("\"\(unknown)\" cannot be changed here; the fields are \(fields).")
-        }
+    /// The named fields replace the user's (a removed optional one goes; a `password` replaces theirs); the
+    /// rest, their ID, friendships and grants stay. Checked as a new user is.
+    func editUser(_ idOrEmail: String, changes: TestUserChanges) async throws -> AdminUser {
         // From the database (as editApp): a cached record written back could undo another node's change.
         guard let found = try await visibleUser(idOrEmail), let existing = try await store.user(id: found.id, fresh: true) else {
             throw AdminError.notFound("No test user with ID or email \(idOrEmail).")
         }
         try requireChangeable(userApps: try await store.appsOfTestUser(existing.id), what: "A test user changed here")
         let storedHash = try await store.userWithPasswordHash(email: existing.email)?.1
-        guard case .object(var merged) = ProviderFixtures.User(record: existing, friends: nil).json else {
-            throw AdminError(.internalServerError, "The user cannot be read.")
-        }
-        for (key, value) in changes { merged[key] = value == .null ? nil : value }
-        if changes["password"] == nil, let storedHash { merged["password_hash"] = .string(storedHash) }
-        var user: ProviderFixtures.User
-        do { user = try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(merged)))) } catch {
-            throw AdminError.badRequest("The body does not fit: \(AdminJSONBody.describe(error)).")
-        }
+        var user = changes.applied(to: ProviderFixtures.User(record: existing, friends: nil))
+        if !changes.names(.password) { user.passwordHash = storedHash }
         // Checked without the ID: it is not changed here, and a user an earlier version took with an ID the rule
         // now refuses stays editable.
         user.id = nil
         do { try ProviderFixtures(users: [user]).validate() } catch { throw AdminError.badRequest(Self.sentence(error.reason)) }
         user.id = existing.id
-        if changes["apps"] != nil {
+        if changes.names(.apps) {
             try await requireApps(user.apps)
             try requireChangeable(userApps: user.apps ?? [], what: "A test user's new \"apps\"")
         }
@@ -86,7 +72,7 @@ extension AdminOperations {
             guard case .duplicate = error else { throw error }
             throw AdminError.conflict("Another test user has the email \(user.email).")
         }
-        if changes["apps"] != nil { try await store.setTestUserApps(existing.id, to: user.apps ?? []) }
+        if changes.names(.apps) { try await store.setTestUserApps(existing.id, to: user.apps ?? []) }
         return try await storedUser(existing.id)
     }
 

@@ -7,10 +7,10 @@ import LimitedLoginJOSE
 struct ConsoleAction: Sendable {
     /// The action's name (`create-app`, …).
     let name: String
-    /// Runs the operation; a minting answers the minted token's document, every other action nothing.
-    let perform: @Sendable (AdminOperations) async throws -> JSONObject?
+    /// Runs the operation; a minting answers the minted token, every other action nothing.
+    let perform: @Sendable (AdminOperations) async throws -> MintedToken?
 
-    init(name: String, perform: @escaping @Sendable (AdminOperations) async throws -> JSONObject?) {
+    init(name: String, perform: @escaping @Sendable (AdminOperations) async throws -> MintedToken?) {
         self.name = name
         self.perform = perform
     }
@@ -132,7 +132,7 @@ struct ConsoleAction: Sendable {
             }
             edit["pickable"] = .bool(field.optional("pickable") == "1")
             let changes = JSONObject(edit)
-            return ConsoleAction(name: name) { _ = try await $0.editUser(id, changes: changes) }
+            return ConsoleAction(name: name) { _ = try await $0.editUser(id, changes: try TestUserChanges(changes)) }
         case "generate-user":
             let person = GeneratedPerson.random().fixture
             return ConsoleAction(name: name) { _ = try await $0.createUser(person) }
@@ -180,7 +180,7 @@ struct ConsoleAction: Sendable {
             return ConsoleAction(name: name) { _ = try await $0.moveClock(.reset) }
         case "queue-scenario":
             let body = try scenario(field)
-            return ConsoleAction(name: name) { _ = try await $0.queueScenario(body) }
+            return ConsoleAction(name: name) { _ = try await $0.queueScenario(try ScenarioRequest(body)) }
         case "remove-scenario":
             guard let text = field.optional("scenario_id"), let id = Int(text), id > 0 else {
                 throw FormError(message: "The form is missing the scenario's ID.")
@@ -193,7 +193,10 @@ struct ConsoleAction: Sendable {
             return ConsoleAction(name: name) { _ = try await $0.importState(Data(document.utf8)) }
         case "mint-token":
             let body = try mint(field)
-            return ConsoleAction(name: name) { operations -> JSONObject? in try await operations.mintToken(body) }
+            return ConsoleAction(name: name) { operations -> MintedToken? in
+                let request = try MintRequest(body, now: ProviderTime.now(), idTokenLifetime: operations.services.configuration.lifetimes.idToken)
+                return try await operations.mintToken(request)
+            }
         default:
             throw FormError(message: "The console has no action called \(name).")
         }

@@ -250,17 +250,17 @@ struct ConsoleController: Sendable {
             shown.errorMessage = error.message
             return try await page.render(section, csrf: csrf, shown, status: .badRequest)
         }
-        let minted: JSONObject?
+        let minted: MintedToken?
         do { minted = try await action.perform(operations) } catch let error as AdminError {
             shown.errorMessage = error.message
             return try await page.render(section, csrf: csrf, shown, status: error.status)
         }
         services.logger.info("console action", metadata: ["action": "\(name)"])
         await services.adminLog.record(by: AdminCaller.current, operation: "console \(name)", target: request.uri.path)
-        if let minted, let idToken = minted["id_token"]?.stringValue {
+        if let minted {
             // The token is shown once, on this answer, to copy; it is not kept anywhere to show again.
             shown.token = await ConsoleTokenView.make(
-                heading: "The minted token", token: idToken, accessToken: minted["access_token"]?.stringValue,
+                heading: "The minted token", token: minted.idToken.token, accessToken: minted.accessToken?.token,
                 appID: form.all("app_id").first, services: services)
             shown.notice = ConsoleAction.doneMessage(for: name)
             return try await page.render(.tokens, csrf: csrf, shown)

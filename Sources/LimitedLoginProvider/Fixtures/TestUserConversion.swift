@@ -18,10 +18,6 @@ extension ProviderFixtures.User {
         self.apps = apps
     }
 
-    /// The fields the admin API lets an edit change: every field of the shape but the ID, the friends
-    /// (`/_admin/friendships`) and the exported password hash (`apps` replaces the user's apps).
-    static let editableFields = CodingKeys.allCases.map(\.rawValue).filter { !["id", "friends", "password_hash"].contains($0) }
-
     /// The shape as JSON, as the admin API answers it.
     var json: JSONValue {
         guard let data = try? JSONEncoder().encode(self), let value = try? StrictJSONParser().parse(Array(data)) else { return .object([:]) }

@@ -194,7 +194,7 @@ struct TestUsersController: Sendable {
         }
         if let password = try single("password", parameters) { changes["password"] = .string(password) }
         guard !changes.isEmpty else { throw GraphError("(#100) Send name or password to change a test user.", code: 100) }
-        _ = try await AdminOperations(services: services).editUser(userID, changes: changes)
+        _ = try await AdminOperations(services: services).editUser(userID, changes: try TestUserChanges(changes))
         return Responses.json(.object(["success": true]))
     }
 

@@ -26,7 +26,7 @@ struct AdminScenarioController: Sendable {
         case .failure(let error): throw AdminError.badRequest(error.message)
         case .success(let object): body = object
         }
-        let scenario = try await AdminOperations(services: services).queueScenario(body)
+        let scenario = try await AdminOperations(services: services).queueScenario(try ScenarioRequest(body))
         return Responses.json(scenario.json, status: .created)
     }
 

@@ -22,7 +22,8 @@ struct AdminTokenController: Sendable {
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.post("/_admin/tokens") { request, _ in
             let body = try await AdminJSONBody.object(request, limit: services.configuration.maximumBodySize)
-            return Responses.json(.object(try await AdminOperations(services: services).mintToken(body)), status: .created)
+            let mint = try MintRequest(body, now: ProviderTime.now(), idTokenLifetime: services.configuration.lifetimes.idToken)
+            return Responses.json(.object(try await AdminOperations(services: services).mintToken(mint).json), status: .created)
         }
         router.get("/_admin/tokens/defects") { request, _ in
             Responses.json(
