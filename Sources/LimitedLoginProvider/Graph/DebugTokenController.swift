@@ -24,20 +24,14 @@ struct DebugTokenController: Sendable {
     )
 
     private func debug(_ request: Request) async throws -> Response {
-        do {
-            let query: FormParameters
-            do { query = try FormParameters(encoded: request.uri.query ?? "") } catch {
-                throw GraphError("The query cannot be read: \(error.description).", code: 100)
-            }
-            let caller = try await GraphCallerResolver(services: services).resolve(
-                try GraphCallerResolver.token(in: request, query: query), query: query)
+        try await GraphCall.answer(request, services: services) { query, caller in
             guard case .app(let app) = caller else { throw Self.appTokenRequired }
             let input: String?
-            do { input = try query.single("input_token") } catch { throw GraphError("The request is ambiguous: \(error.description).", code: 100) }
+            do { input = try query.single("input_token") } catch let error as FormParametersError {
+                throw GraphError("The request is ambiguous: \(error.description).", code: 100)
+            }
             guard let input, !input.isEmpty else { throw GraphError("(#100) The parameter input_token is required", code: 100) }
             return Responses.json(.object(["data": .object(try await data(of: input, viewer: app))]))
-        } catch let error as GraphError {
-            return error.response
         }
     }
 

@@ -6,7 +6,6 @@ import LimitedLoginJOSE
 /// `{asid}/picture`. (`debug_token` is ``DebugTokenController``.) (`oauth/access_token` is ``CodeExchangeController``.)
 struct GraphController: Sendable {
     let services: ProviderServices
-    var resolver: GraphCallerResolver { GraphCallerResolver(services: services) }
     var fields: GraphUserFields { GraphUserFields(services: services) }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -40,16 +39,7 @@ struct GraphController: Sendable {
         guard let version = context.parameters.get("version"), DialogController.isVersion(version) else {
             throw HTTPError(.notFound)
         }
-        do {
-            let query: FormParameters
-            do { query = try FormParameters(encoded: request.uri.query ?? "") } catch {
-                throw GraphError("The query cannot be read: \(error.description).", code: 100)
-            }
-            let caller = try await resolver.resolve(try GraphCallerResolver.token(in: request, query: query), query: query)
-            return try await body(query, caller)
-        } catch let error as GraphError {
-            return error.response
-        }
+        return try await GraphCall.answer(request, services: services, body)
     }
 
     private func person(of caller: GraphCaller) async throws -> (TestUserRecord, GrantRecord) {

@@ -59,24 +59,8 @@ struct TestUsersController: Sendable {
         _ request: Request, _ context: BasicRequestContext, _ body: (FormParameters, GraphCaller) async throws -> Response
     ) async throws -> Response {
         guard let version = context.parameters.get("version"), DialogController.isVersion(version) else { throw HTTPError(.notFound) }
-        var request = request
-        do {
-            var parameters: FormParameters
-            do { parameters = try FormParameters(encoded: request.uri.query ?? "") } catch {
-                throw GraphError("The query cannot be read: \(error.description).", code: 100)
-            }
-            if request.method != .get, (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") {
-                let form: FormParameters
-                do { form = try await request.formBody(limit: 16 * 1024) } catch {
-                    throw GraphError("The body cannot be read: \(error.body ?? "").", code: 100)
-                }
-                parameters = FormParameters(pairs: parameters.pairs + form.pairs)
-            }
-            let caller = try await GraphCallerResolver(services: services).resolve(
-                try GraphCallerResolver.token(in: request, query: parameters), query: parameters)
+        return try await GraphCall.answer(request, services: services, parameters: .queryAndForm(limit: 16 * 1024)) { parameters, caller in
             do { return try await body(parameters, caller) } catch let error as AdminError { throw Self.graphError(error) }
-        } catch let error as GraphError {
-            return error.response
         }
     }
 

@@ -1,14 +1,5 @@
 import LimitedLoginJOSE
 
-/// A signing key as the admin API lists it.
-struct AdminKey: Sendable, Equatable {
-    let record: SigningKeyRecord
-    let signing: Bool
-    let state: String
-    /// When a retired key stops being published.
-    let unpublishedAt: Int64?
-}
-
 /// The signing keys: list and rotate.
 extension AdminOperations {
     func keys() async throws -> [AdminKey] {
