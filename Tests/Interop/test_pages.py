@@ -645,6 +645,18 @@ def test_console_users_and_friendships(pages):
     assert len(users_by_email(provider)) == 5
     pages.check("console-users-generated")
 
+    # By name, and on a phone a compact table: a user a row of two lines (name and email, friends; Edit and
+    # Delete), not a card of every column (nine users made a 4,148 px page).
+    names = [cell.text.split("\n")[0].strip().lower() for cell in pages.find_all("#users-table tr[data-user-id] td.name")]
+    assert names == sorted(names), names
+    pages.driver.set_window_size(390, 844)
+    pages.wait(lambda d: d.execute_script("return window.innerWidth") == 390)
+    heights = pages.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#users-table tr[data-user-id]')).map(function (r) { return r.getBoundingClientRect().height; })")
+    pages.driver.set_window_size(*DESKTOP)
+    pages.wait(lambda d: d.execute_script("return window.innerWidth") == DESKTOP[0])
+    assert len(heights) == 5 and max(heights) <= 130, heights
+
     # A refused create keeps what was typed.
     pages.submit("create-user-form", first_name="Frank", last_name="Pages", email="frank.pages@example.com", birthday="31/31/1990")
     assert pages.error_message()

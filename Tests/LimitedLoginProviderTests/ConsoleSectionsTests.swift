@@ -50,6 +50,29 @@ struct ConsoleSectionsTests {
         }
     }
 
+    @Test("users are listed by name, not by ID, in the users table and in the mint form's choice (issue #55)")
+    func usersByName() async throws {
+        try await withProvider(harnessConfiguration()) { client, _ in
+            // The lowest ID, the last name in order.
+            let made = try await admin(
+                client, "/_admin/users", method: .post,
+                json: #"{"id": "100000", "first_name": "Zoe", "last_name": "Adams", "email": "zoe@example.com"}"#)
+            #expect(made.status == .created)
+            let (browser, _) = try await Self.signedIn(client)
+            func order(_ page: String, of markers: [String]) -> [String] {
+                markers.compactMap { marker in page.range(of: marker).map { (marker, $0.lowerBound) } }.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+            let emails = ["alice@example.com", "bob@example.com", "carol@example.com", "zoe@example.com"]
+            let users = try await browser.get("/_console/users")
+            #expect(order(users.body, of: emails.map { #"data-user-email="\#($0)""# }) == emails.map { #"data-user-email="\#($0)""# })
+            let tokens = try await browser.get("/_console/tokens")
+            let options = emails.map { "(\($0))</option>" }
+            #expect(order(tokens.body, of: options) == options)
+            // The first one, the default choice, is the first by name.
+            #expect(tokens.body.contains(#"<select id="mint-user" name="user"><option value="\#(TestFixtures.alice)""#))
+        }
+    }
+
     @Test("a list's search shows the matching rows only, and says how many of how many")
     func search() async throws {
         try await withProvider(harnessConfiguration()) { client, _ in

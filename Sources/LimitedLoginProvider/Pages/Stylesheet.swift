@@ -105,6 +105,7 @@ enum Stylesheet {
         [hidden] { display: none !important; }
         .toolbar h1 { margin: 0; }
         #set-clock-form, #advance-clock-form { margin-bottom: 12px; }
+        .narrow { display: none; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         @media (max-width: 640px) {
         main { margin: 0; border-radius: 0; padding: 16px; box-shadow: none; }
@@ -118,6 +119,15 @@ enum Stylesheet {
         table.cards tr { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 12px; padding: 8px 12px; }
         table.cards td { border: none; padding: 4px 0; }
         table.cards td[data-label]::before { content: attr(data-label); display: block; font-size: 13px; color: var(--muted); font-weight: 600; }
+        table.compact thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+        table.compact, table.compact tbody { display: block; }
+        table.compact tr { display: grid; grid-template-columns: 1fr auto; align-items: center; column-gap: 8px; border-bottom: 1px solid var(--line); padding: 6px 0; }
+        table.compact td { border: none; padding: 2px 0; }
+        table.compact td.wide { display: none; }
+        table.compact .narrow { display: block; font-size: 14px; }
+        table.compact td.friends .narrow { display: inline; }
+        table.compact td.change { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; }
+        table.compact td.change details[open] { flex-basis: 100%; }
         }
         """
 

@@ -103,12 +103,15 @@ extension ConsolePage {
         }
     }
 
-    /// The test users the caller may see (``AdminCaller/current``): all of them, or a scoped credential's apps' ones.
+    /// The test users the caller may see (``AdminCaller/current``): all of them, or a scoped credential's apps' ones;
+    /// by name, as people look for them (then by email).
     private func visibleUsers() async throws -> [TestUserRecord] {
-        let users = try await services.store.users()
-        guard case .credential = AdminCaller.current else { return users }
-        let apps = try await services.store.appsOfTestUsers()
-        return users.filter { AdminCaller.current.maySee(userOfApps: apps[$0.id] ?? []) }
+        var users = try await services.store.users()
+        if case .credential = AdminCaller.current {
+            let apps = try await services.store.appsOfTestUsers()
+            users = users.filter { AdminCaller.current.maySee(userOfApps: apps[$0.id] ?? []) }
+        }
+        return users.sorted { ($0.fullName.lowercased(), $0.email) < ($1.fullName.lowercased(), $1.email) }
     }
 
     func grants() async throws -> [[String: Any]] {

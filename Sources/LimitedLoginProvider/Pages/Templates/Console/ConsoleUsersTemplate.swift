@@ -4,12 +4,12 @@ extension PageTemplates {
     static let consoleUsers = """
         {{> head}}
         {{> console_top}}
-        <table id="users-table" class="cards">
-        <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">ID</th><th scope="col">Profile</th><th scope="col">Friends</th><th scope="col">Change</th></tr></thead>
+        <table id="users-table" class="compact">
+        <thead><tr><th scope="col">Name</th><th scope="col" class="wide">Email</th><th scope="col" class="wide">ID</th><th scope="col" class="wide">Profile</th><th scope="col">Friends</th><th scope="col">Change</th></tr></thead>
         <tbody id="users-list">
         {{#users}}
-        <tr data-user-id="{{{id}}}" data-user-email="{{{email}}}" data-search="{{{search}}}"><td data-label="Name">{{{name}}}</td><td data-label="Email">{{{email}}}</td><td data-label="ID"><code>{{{id}}}</code></td><td data-label="Profile">{{{profile}}}</td><td data-label="Friends">{{{friendCount}}}</td>
-        <td data-label="Change"><details{{#open}} open{{/open}}><summary>Edit {{{name}}}</summary>
+        <tr data-user-id="{{{id}}}" data-user-email="{{{email}}}" data-search="{{{search}}}"><td class="name">{{{name}}}<span class="narrow muted"> {{{email}}}</span></td><td class="wide">{{{email}}}</td><td class="wide"><code>{{{id}}}</code></td><td class="wide">{{{profile}}}</td><td class="friends"><span class="narrow muted">Friends: </span>{{{friendCount}}}</td>
+        <td class="change"><details{{#open}} open{{/open}}><summary>Edit {{{name}}}</summary>
         <form method="post" action="/_console/actions/edit-user" class="edit-user">
         <input type="hidden" name="csrf" value="{{{csrf}}}"><input type="hidden" name="user_id" value="{{{id}}}">
         <input type="hidden" name="hometown_id" value="{{{hometownID}}}"><input type="hidden" name="location_id" value="{{{locationID}}}">
