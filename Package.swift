@@ -125,10 +125,28 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The audit of an app's backend (`limited-login audit`): its cases, the advice per library, the runner
+        // and the report; the CLI only reads the options.
+        .target(
+            name: "LimitedLoginAudit",
+            dependencies: [
+                "LimitedLoginCore",
+                "LimitedLoginJOSE",
+                "LimitedLoginVerifier",
+                "LimitedLoginProvider",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .executableTarget(
             name: "limited-login",
             dependencies: [
                 "LimitedLogin",
+                "LimitedLoginAudit",
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginVerifier",
@@ -273,12 +291,17 @@ let package = Package(
             dependencies: ["LimitedLogin", "LimitedLoginProvider", "LimitedLoginTestSupport"]
         ),
         .testTarget(
+            name: "LimitedLoginAuditTests",
+            dependencies: ["LimitedLoginAudit", "LimitedLoginJOSE"]
+        ),
+        .testTarget(
             name: "LimitedLoginCLITests",
             dependencies: [
                 "LimitedLogin",
                 "LimitedLoginCore",
                 "LimitedLoginJOSE",
                 "LimitedLoginTestSupport",
+                "LimitedLoginAudit",
                 "limited-login",
                 "limited-login-example-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

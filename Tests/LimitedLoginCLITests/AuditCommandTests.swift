@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimitedLoginAudit
 import LimitedLoginJOSE
 import LimitedLoginTestSupport
 import LimitedLoginVerifier

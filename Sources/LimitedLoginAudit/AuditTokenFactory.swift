@@ -6,14 +6,18 @@ import LimitedLoginProvider
 /// Makes each case's token: the provider mints the ones only its key can sign (good tokens, claims
 /// changed, its named defects); the rest are made here from a good token, the provider's public key, or
 /// an attacker's own key, as an attacker holding a token and the key set would make them.
-struct AuditTokenFactory: Sendable {
-    let provider: AuditProvider
-    let appID: String
-    let user: String
-    let attacker: AuditAttacker
+package struct AuditTokenFactory: Sendable {
+    package let provider: any AuditProviderAccess
+    package let appID: String
+    package let user: String
+    package let attacker: AuditAttacker
+
+    package init(provider: any AuditProviderAccess, appID: String, user: String, attacker: AuditAttacker) {
+        (self.provider, self.appID, self.user, self.attacker) = (provider, appID, user, attacker)
+    }
 
     /// The token for `auditCase`, for a request whose expected nonce is `nonces`.
-    func token(for auditCase: AuditCase, nonces: AuditNonces) async throws -> String {
+    package func token(for auditCase: AuditCase, nonces: AuditNonces) async throws -> String {
         var claimNonce = nonces.expected
         switch auditCase {
         case .wrongNonce: claimNonce = nonces.expected + "-not-the-nonce"
@@ -117,13 +121,13 @@ struct AuditTokenFactory: Sendable {
     }
 
     /// The same app ID with its last digit changed: another app's.
-    static func anotherApp(_ appID: String) -> String {
+    package static func anotherApp(_ appID: String) -> String {
         guard let last = appID.last, let digit = last.wholeNumberValue else { return appID + "0" }
         return String(appID.dropLast()) + String((digit + 1) % 10)
     }
 
     /// The `sub` of the other token in `signature-from-other-token`.
-    static let otherSubject = "10150000000000999"
+    package static let otherSubject = "10150000000000999"
 
     /// The provider's published key with this `kid`.
     private func providerKey(named keyID: String?) async throws -> RS256PublicKey {
@@ -136,13 +140,13 @@ struct AuditTokenFactory: Sendable {
 }
 
 /// A compact JWS taken apart: the header and payload as sent, the signature's bytes.
-struct AuditJWS {
-    let header: String
-    let payload: String
-    let signature: [UInt8]
-    let headerObject: JSONObject
+package struct AuditJWS {
+    package let header: String
+    package let payload: String
+    package let signature: [UInt8]
+    package let headerObject: JSONObject
 
-    init(_ token: String) throws {
+    package init(_ token: String) throws {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let signature = try? Base64URL.decode(parts[2]),
             let object = (try? StrictJSONParser().parse(Base64URL.decode(parts[0])))?.objectValue
@@ -153,12 +157,12 @@ struct AuditJWS {
         headerObject = object
     }
 
-    var keyID: String? { headerObject["kid"]?.stringValue }
+    package var keyID: String? { headerObject["kid"]?.stringValue }
 
-    func replacing(signature: [UInt8]) -> String { header + "." + payload + "." + Base64URL.encode(signature) }
+    package func replacing(signature: [UInt8]) -> String { header + "." + payload + "." + Base64URL.encode(signature) }
 
     /// The header with `changes` applied, encoded.
-    func rewrittenHeader(_ changes: JSONObject) -> String {
+    package func rewrittenHeader(_ changes: JSONObject) -> String {
         var object = headerObject.dictionary
         for name in changes.keys { object[name] = changes[name] }
         return Base64URL.encode(JSONSerializer.serialize(.object(JSONObject(object))))

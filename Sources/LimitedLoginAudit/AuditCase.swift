@@ -1,5 +1,5 @@
 /// How a case's answer is judged.
-enum AuditSeverity: String, Sendable {
+package enum AuditSeverity: String, Sendable {
     /// A good token: the backend must accept it (else the audit proves nothing, or logins fail).
     case mustAccept = "must-accept"
     /// A good token in a harder situation (the keys just rotated): refusing it is an outage, not a hole.
@@ -9,11 +9,11 @@ enum AuditSeverity: String, Sendable {
     /// A leniency the standards allow, but a strict backend refuses.
     case shouldRefuse = "should-refuse"
 
-    var expectsAcceptance: Bool { self == .mustAccept || self == .shouldAccept }
+    package var expectsAcceptance: Bool { self == .mustAccept || self == .shouldAccept }
 }
 
 /// What a case needs from the command line before it can run.
-enum AuditRequirement: Sendable {
+package enum AuditRequirement: Sendable {
     case none
     /// The backend must know the expected nonce: `--nonce`, `--raw-nonce`, or `{nonce}` / `{raw_nonce}` in a template.
     case nonce
@@ -22,7 +22,7 @@ enum AuditRequirement: Sendable {
 }
 
 /// One token the audit sends to a backend, named, with the rule it tests and what a backend should do.
-enum AuditCase: String, CaseIterable, Sendable {
+package enum AuditCase: String, CaseIterable, Sendable {
     case valid
     // Claims.
     case expired
@@ -76,7 +76,7 @@ enum AuditCase: String, CaseIterable, Sendable {
     case whitespaceInSignature = "whitespace-in-signature"
     case payloadNotObject = "payload-not-object"
 
-    var severity: AuditSeverity {
+    package var severity: AuditSeverity {
         switch self {
         case .valid: return .mustAccept
         case .issuedInFuture, .tooOld, .noIat, .emptySub, .emptyJti, .audienceList, .paddedSignature, .signaturePadded,
@@ -87,7 +87,7 @@ enum AuditCase: String, CaseIterable, Sendable {
         }
     }
 
-    var requirement: AuditRequirement {
+    package var requirement: AuditRequirement {
         switch self {
         case .wrongNonce, .noNonce: return .nonce
         case .rawNonceUnhashed: return .rawNonce
@@ -96,7 +96,7 @@ enum AuditCase: String, CaseIterable, Sendable {
     }
 
     /// What the token is.
-    var summary: String {
+    package var summary: String {
         switch self {
         case .valid: return "a good token for the app, from the provider's current key"
         case .expired: return "exp 10 minutes past"
@@ -147,7 +147,7 @@ enum AuditCase: String, CaseIterable, Sendable {
     }
 
     /// The rule the case tests: the validation page's step or the standard's section.
-    var rule: String {
+    package var rule: String {
         switch self {
         case .valid: return "Validation: a token that passes every check is accepted"
         case .expired, .expiredPastLeeway: return "Validation: exp; RFC 7519 section 4.1.4"
@@ -185,7 +185,7 @@ enum AuditCase: String, CaseIterable, Sendable {
     }
 
     /// What a backend should do.
-    var advice: String {
+    package var advice: String {
         switch self {
         case .valid: return "accept it: if it is refused, check the app ID, the issuer and the key set URL the backend uses"
         case .expired, .expiredPastLeeway: return "refuse when now > exp + leeway (60 s at most)"
@@ -226,5 +226,5 @@ enum AuditCase: String, CaseIterable, Sendable {
 extension AuditCase {
     /// The cases whose token names a URL of the attacker's server (``AuditAttacker``), which the backend must be
     /// able to fetch for the case to test it.
-    var needsAttackerServer: Bool { self == .jkuHeader || self == .x5uHeader }
+    package var needsAttackerServer: Bool { self == .jkuHeader || self == .x5uHeader }
 }

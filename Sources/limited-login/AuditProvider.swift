@@ -1,13 +1,13 @@
 import AsyncHTTPClient
 import Foundation
+import LimitedLoginAudit
 import LimitedLoginJOSE
 import LimitedLoginVerifier
 import NIOCore
 import NIOHTTP1
 
-/// The provider the backend trusts, reached through its admin API: it mints the audit's tokens, publishes
-/// the key set the forgeries are made against, and (with `--faults`) rotates keys and injects faults.
-struct AuditProvider: Sendable {
+/// The provider the backend trusts (``AuditProviderAccess``), reached through its admin API.
+struct AuditProvider: AuditProviderAccess {
     let baseURL: String
     let adminToken: String
 

@@ -5,24 +5,24 @@ import NIOCore
 import NIOSSL
 
 /// One answer of the backend, as read.
-struct AuditAnswer: Sendable {
-    let outcome: AuditOutcome
-    let status: Int?
-    let detail: String?
+package struct AuditAnswer: Sendable {
+    package let outcome: AuditOutcome
+    package let status: Int?
+    package let detail: String?
     /// Nothing answered at the address at all (the audit cannot run).
-    var unreachable = false
+    package var unreachable = false
 }
 
 /// The app's backend as the audit reaches it: one request per token, the answer read by the rule.
-final class AuditBackend: Sendable {
-    let template: AuditRequestTemplate
-    let rule: AuditAnswerRule
-    let timeout: TimeAmount
+package final class AuditBackend: Sendable {
+    package let template: AuditRequestTemplate
+    package let rule: AuditAnswerRule
+    package let timeout: TimeAmount
     /// `timeout` in seconds.
-    let timeoutSeconds: Int
+    package let timeoutSeconds: Int
     private let client: HTTPClient
 
-    init(template: AuditRequestTemplate, rule: AuditAnswerRule, timeoutSeconds: Int) {
+    package init(template: AuditRequestTemplate, rule: AuditAnswerRule, timeoutSeconds: Int) {
         self.template = template
         self.rule = rule
         self.timeoutSeconds = timeoutSeconds
@@ -40,7 +40,7 @@ final class AuditBackend: Sendable {
 
     /// Sends `token` with `nonces` and reads the answer; throws ``AuditFailure`` when nothing answers at the
     /// endpoint's address at all (the backend is down: the audit cannot run).
-    func send(token: String, nonces: AuditNonces) async throws -> AuditAnswer {
+    package func send(token: String, nonces: AuditNonces) async throws -> AuditAnswer {
         let answer = await attempt(token: token, nonces: nonces)
         if answer.unreachable {
             throw AuditFailure("cannot reach the backend at \(template.endpoint.absoluteString): \(answer.detail ?? "no answer")")
@@ -71,7 +71,7 @@ final class AuditBackend: Sendable {
         }
     }
 
-    func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
     }
 

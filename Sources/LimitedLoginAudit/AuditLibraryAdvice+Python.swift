@@ -1,15 +1,15 @@
 /// The advice of the Python libraries (``AuditLibrary``).
 extension AuditLibrary {
     // Shared by the Python libraries that do not read these claims themselves.
-    static let pythonNonce =
+    package static let pythonNonce =
         #"compare it after decoding, `hmac.compare_digest(claims.get("nonce", ""), expected_nonce)` (for a raw nonce, `hashlib.sha256(raw.encode()).hexdigest()`)"#
-    static let pythonEncoding =
+    package static let pythonEncoding =
         #"refuse the token before decoding unless `re.fullmatch(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+", token)`"#
-    static let pythonSize = #"refuse `len(token) > 8192` before decoding"#
-    static let pythonEmpty = #"refuse an empty one after decoding, `if not claims.get("sub") or not claims.get("jti"): raise ...`"#
+    package static let pythonSize = #"refuse `len(token) > 8192` before decoding"#
+    package static let pythonEmpty = #"refuse an empty one after decoding, `if not claims.get("sub") or not claims.get("jti"): raise ...`"#
 
     // PyJWT 2.x: read in jwt/api_jwt.py and jwt/api_jws.py of 2.15.1.
-    static let pyjwtAdvice = table(
+    package static let pyjwtAdvice = table(
         "PyJWT docs, jwt.decode",
         [
             .goodToken:
@@ -45,7 +45,7 @@ extension AuditLibrary {
         ])
 
     // Authlib 1.x's authlib.jose (deprecated for joserfc): read in authlib/jose/rfc7519 of 1.9.10.
-    static let authlibAdvice = table(
+    package static let authlibAdvice = table(
         "Authlib docs, JsonWebToken.decode and JWTClaims",
         [
             .goodToken:
@@ -76,7 +76,7 @@ extension AuditLibrary {
         sources: [.expiry: "Authlib source, JWTClaims.validate", .emptyClaims: "Authlib source, BaseClaims._validate_essential_claims"])
 
     // python-jose 3.x (jose/jwt.py).
-    static let pythonJoseAdvice = table(
+    package static let pythonJoseAdvice = table(
         "python-jose docs, jwt.decode options",
         [
             .goodToken:
@@ -104,7 +104,7 @@ extension AuditLibrary {
         ])
 
     // joserfc 1.x: read in joserfc/jwt.py and joserfc/_rfc7519/claims.py of 1.8.0.
-    static let joserfcAdvice = table(
+    package static let joserfcAdvice = table(
         "joserfc docs, jwt.decode and JWTClaimsRegistry",
         [
             .goodToken:
@@ -131,7 +131,7 @@ extension AuditLibrary {
         ])
 
     // jwcrypto (jwcrypto/jwt.py).
-    static let jwcryptoAdvice = table(
+    package static let jwcryptoAdvice = table(
         "jwcrypto docs, jwt.JWT check_claims",
         [
             .goodToken:
@@ -158,7 +158,7 @@ extension AuditLibrary {
         sources: [.payloadNotObject: "jwcrypto source, JWT._check_provided_claims"])
 
     // python-social-auth: social-core's FacebookLimitedLogin (read in social_core/backends of 7.0.0).
-    static let socialAuthAdvice = table(
+    package static let socialAuthAdvice = table(
         "social-core source, OpenIdConnectAuth settings",
         [
             .goodToken:
@@ -188,7 +188,7 @@ extension AuditLibrary {
         ])
 
     // django-allauth 65.x: the Facebook provider's Limited Login path (read in allauth/socialaccount of 65.22.1).
-    static let allauthAdvice = table(
+    package static let allauthAdvice = table(
         "django-allauth source, facebook flows.verify_limited_login_token",
         [
             .goodToken:

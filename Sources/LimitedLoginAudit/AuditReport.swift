@@ -3,27 +3,31 @@ import LimitedLoginJOSE
 import LimitedLoginProvider
 
 /// The audit's results as a table for people, a JSON document, or JUnit XML for CI test reports.
-struct AuditReport: Sendable {
-    let endpoint: String
-    let provider: String
-    let appID: String
-    let results: [AuditResult]
+package struct AuditReport: Sendable {
+    package let endpoint: String
+    package let provider: String
+    package let appID: String
+    package let results: [AuditResult]
     /// `--strict`: a warning or an unclear answer fails the run too.
-    var strict = false
+    package var strict = false
     /// `--library`: each hole and warning also names the change in this library.
-    var library: AuditLibrary?
+    package var library: AuditLibrary?
 
-    func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
+    package init(endpoint: String, provider: String, appID: String, results: [AuditResult], strict: Bool = false, library: AuditLibrary? = nil) {
+        (self.endpoint, self.provider, self.appID, self.results, self.strict, self.library) = (endpoint, provider, appID, results, strict, library)
+    }
+
+    package func count(_ verdict: AuditVerdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
     /// 0 when the good token was accepted and every must-refuse token refused (with `strict`, when every case
     /// went as it should); 1 otherwise: a must-refuse token accepted, or answered with neither an acceptance nor
     /// a refusal (a 500, a redirect, no answer).
-    var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         results.contains { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) } ? 1 : 0
     }
 
     /// `31 cases: 27 ok, 1 hole, 2 warnings, 0 unclear, 1 not run`.
-    var summaryLine: String {
+    package var summaryLine: String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         var parts = [
             "\(count(.ok)) ok", plural(count(.hole), "hole"), plural(count(.warning), "warning"), "\(count(.unclear)) unclear",
@@ -34,7 +38,7 @@ struct AuditReport: Sendable {
     }
 
     /// The table, the summary, and one paragraph per case that is not ok.
-    var text: String {
+    package var text: String {
         var lines = ["Audit of \(endpoint) (app \(appID); tokens from \(provider))", ""]
         let headers = ["CASE", "SEVERITY", "EXPECTED", "GOT", "VERDICT"]
         let rows = results.map { [$0.name, $0.severity.rawValue, $0.expected.rawValue, $0.got, $0.verdict.rawValue] }
@@ -48,13 +52,15 @@ struct AuditReport: Sendable {
         for result in results where result.verdict != .ok && result.verdict != .notRun {
             var paragraph = "\(result.verdict.rawValue.uppercased()) \(result.name) (\(result.got)): \(result.summary). "
             paragraph += "A backend should \(result.advice) [\(result.rule)]."
-            if let detail = result.detail { paragraph += " " + detail }
+            // Made printable when read from the backend too (``AuditBackend``); here whatever wrote it.
+            if let detail = result.detail { paragraph += " " + Self.printable(detail) }
             lines.append(paragraph)
             if let library { lines.append("  \(library.rawValue): " + library.adviceLine(caseName: result.name, generic: result.advice)) }
         }
         let notRun = results.filter { $0.verdict == .notRun }
         for reason in Set(notRun.compactMap(\.detail)).sorted() {
-            lines.append("not run: " + notRun.filter { $0.detail == reason }.map(\.name).joined(separator: ", ") + ": " + reason + ".")
+            lines.append(
+                "not run: " + notRun.filter { $0.detail == reason }.map(\.name).joined(separator: ", ") + ": " + Self.printable(reason) + ".")
         }
         if library == nil, results.contains(where: { $0.verdict != .ok && $0.verdict != .notRun }) {
             // Just before the verdict, which stays the last line.
@@ -66,7 +72,7 @@ struct AuditReport: Sendable {
 
     /// The last line: PASSED, or FAILED naming every case that failed the run (refused good tokens, holes, and
     /// must-refuse tokens answered with neither an acceptance nor a refusal), so that none hides behind another.
-    var verdictLine: String {
+    package var verdictLine: String {
         func tokens(_ count: Int) -> String { "\(count) token\(count == 1 ? "" : "s")" }
         let holes = results.filter { $0.verdict == .hole }.map(\.name)
         let fails = results.filter { $0.verdict == .fail }.map(\.name)
@@ -91,7 +97,7 @@ struct AuditReport: Sendable {
         return "PASSED: the backend accepted the good token and refused every token it must refuse."
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "endpoint": .string(endpoint), "provider": .string(provider), "app_id": .string(appID),
             "exit_status": .number(Double(exitStatus)), "library": library.map { .string($0.rawValue) } ?? .null,
@@ -109,7 +115,7 @@ struct AuditReport: Sendable {
     /// JUnit XML: one test case per audit case; holes and refused good tokens are failures (with `strict`,
     /// warnings and unclear answers too, as they fail the run), cases not run are skipped, warnings and
     /// unclear answers are otherwise written to the case's output.
-    var junit: String {
+    package var junit: String {
         let failures = results.filter { $0.failsTheRun || (strict && ($0.verdict == .warning || $0.verdict == .unclear)) }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="limited-login audit">"# + "\n"
@@ -147,14 +153,14 @@ struct AuditReport: Sendable {
 
     /// The provider's HTML escaping, after replacing what XML 1.0 cannot hold (control characters, U+FFFE and
     /// U+FFFF) or a terminal would act on (DEL and the C1 controls).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         HTMLEscaping.escape(printable(text, keepingLineBreaks: true))
     }
 
     /// `text` with every control character (but tab and, if asked, line breaks), DEL, the C1 controls, U+FFFE
     /// and U+FFFF replaced by `?`: a backend's answer reaches the terminal, the JSON and the JUnit file
     /// without an escape sequence or a character XML refuses.
-    static func printable(_ text: String, keepingLineBreaks: Bool = false) -> String {
+    package static func printable(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             let value = scalar.value

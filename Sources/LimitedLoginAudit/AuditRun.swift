@@ -1,17 +1,26 @@
 import LimitedLoginJOSE
 
 /// One audit: each selected case's token sent to the backend, in order, with a progress line each.
-struct AuditRun: Sendable {
-    let backend: AuditBackend
-    let tokens: AuditTokenFactory
-    let nonceMode: AuditNonceMode
+package struct AuditRun: Sendable {
+    package let backend: AuditBackend
+    package let tokens: AuditTokenFactory
+    package let nonceMode: AuditNonceMode
     /// Why the attacker's server cannot reach the backend (``AuditAttacker/unreachableReason(endpointHost:attackerHost:)``).
-    var attackerUnreachable: String? = nil
-    let progress: @Sendable (String) -> Void
+    package var attackerUnreachable: String? = nil
+    package let progress: @Sendable (String) -> Void
+
+    package init(
+        backend: AuditBackend, tokens: AuditTokenFactory, nonceMode: AuditNonceMode, attackerUnreachable: String? = nil,
+        progress: @escaping @Sendable (String) -> Void
+    ) {
+        (self.backend, self.tokens, self.nonceMode, self.attackerUnreachable, self.progress) = (
+            backend, tokens, nonceMode, attackerUnreachable, progress
+        )
+    }
 
     /// The results of `cases`; throws ``AuditFailure`` when the backend cannot be reached at all or the
     /// provider cannot mint.
-    func run(_ cases: [AuditCase], total: Int) async throws -> [AuditResult] {
+    package func run(_ cases: [AuditCase], total: Int) async throws -> [AuditResult] {
         var results: [AuditResult] = []
         for (index, auditCase) in cases.enumerated() {
             let result = try await run(auditCase)
@@ -25,7 +34,7 @@ struct AuditRun: Sendable {
     /// A backend that refuses a good token it has seen (a replay cache, a one-time nonce) answers the empty
     /// `jti` case by what earlier runs sent: the first run's empty `jti` is new, the next one's is a replay. The
     /// same good token sent twice tells; then `empty-jti` is reported not judged, saying why.
-    func judgingReplays(_ results: [AuditResult]) async throws -> [AuditResult] {
+    package func judgingReplays(_ results: [AuditResult]) async throws -> [AuditResult] {
         guard let index = results.firstIndex(where: { $0.name == AuditCase.emptyJti.rawValue }), results[index].outcome != .notRun,
             results.first(where: { $0.name == AuditCase.valid.rawValue })?.outcome == .accepted
         else { return results }
@@ -50,7 +59,7 @@ struct AuditRun: Sendable {
     /// After the cases, a fresh good token again: a backend that accepted the first and refuses this one refused
     /// the cases in between for some reason of its own (a rate limit, a replay check, a lockout), not for what
     /// is wrong with them, so their refusals prove nothing and the audit cannot pass.
-    func control(after results: [AuditResult]) async throws {
+    package func control(after results: [AuditResult]) async throws {
         guard results.count > 1, let first = results.first(where: { $0.name == AuditCase.valid.rawValue }), first.outcome == .accepted else {
             return
         }
@@ -64,7 +73,7 @@ struct AuditRun: Sendable {
         }
     }
 
-    func run(_ auditCase: AuditCase) async throws -> AuditResult {
+    package func run(_ auditCase: AuditCase) async throws -> AuditResult {
         if let reason = nonceMode.reasonNotRun(auditCase.requirement) {
             return result(auditCase, AuditAnswer(outcome: .notRun, status: nil, detail: reason))
         }
@@ -82,7 +91,7 @@ struct AuditRun: Sendable {
         return result(auditCase, answer)
     }
 
-    func result(_ auditCase: AuditCase, _ answer: AuditAnswer) -> AuditResult {
+    package func result(_ auditCase: AuditCase, _ answer: AuditAnswer) -> AuditResult {
         AuditResult(
             name: auditCase.rawValue, severity: auditCase.severity, summary: auditCase.summary, rule: auditCase.rule,
             advice: auditCase.advice, outcome: answer.outcome, status: answer.status, detail: answer.detail

@@ -1,7 +1,7 @@
 /// The advice of the Node, Go, Ruby, Rust and Erlang libraries, and of this project's middleware (``AuditLibrary``).
 extension AuditLibrary {
     // jose for Node (panva): JWTVerifyOptions / JWTClaimVerificationOptions.
-    static let joseNodeAdvice = table(
+    package static let joseNodeAdvice = table(
         "jose docs, jwtVerify options",
         [
             .goodToken:
@@ -25,7 +25,7 @@ extension AuditLibrary {
         sources: [.keyID: "jose docs, createRemoteJWKSet", .keyHeaders: "jose docs, EmbeddedJWK"])
 
     // go-oidc (v3; v2's Config has the same fields).
-    static let goOIDCAdvice = table(
+    package static let goOIDCAdvice = table(
         "go-oidc docs, oidc.Config",
         [
             .goodToken:
@@ -48,7 +48,7 @@ extension AuditLibrary {
         ])
 
     // golang-jwt (v5 parser options; v4 names in the text).
-    static let golangJWTAdvice = table(
+    package static let golangJWTAdvice = table(
         "golang-jwt v5 docs, ParserOption",
         [
             .goodToken:
@@ -73,7 +73,7 @@ extension AuditLibrary {
         ])
 
     // ruby-jwt: JWT.decode's options (README).
-    static let rubyJWTAdvice = table(
+    package static let rubyJWTAdvice = table(
         "ruby-jwt README, JWT.decode options",
         [
             .goodToken:
@@ -95,7 +95,7 @@ extension AuditLibrary {
         ])
 
     // The Rust jsonwebtoken crate: Validation.
-    static let jsonwebtokenAdvice = table(
+    package static let jsonwebtokenAdvice = table(
         "jsonwebtoken docs, Validation",
         [
             .goodToken:
@@ -119,7 +119,7 @@ extension AuditLibrary {
         ])
 
     // erlang-jose: it verifies signatures only; every claim is the caller's.
-    static let erlangJoseAdvice = table(
+    package static let erlangJoseAdvice = table(
         "erlang-jose docs, jose_jwt:verify_strict/3",
         [
             .goodToken:
@@ -141,7 +141,7 @@ extension AuditLibrary {
         ])
 
     // This project's middleware: TokenVerifier checks every claim; the choices are the verifier and the nonce policy.
-    static func middlewareAdvice(
+    package static func middlewareAdvice(
         source: String, route: String, verifier: String, setup: String
     ) -> [AuditAdviceGroup: AuditLibraryAdvice] {
         let alwaysRefused = "TokenVerifier refuses this by itself: a hole means the route is not behind the middleware, " + route + "."
@@ -164,14 +164,14 @@ extension AuditLibrary {
             sources: [.goodToken: "LimitedLoginVerifier, TokenVerifier.provider", .issuedAt: "LimitedLoginVerifier, VerifierConfiguration"])
     }
 
-    static let hummingbirdAdvice = middlewareAdvice(
+    package static let hummingbirdAdvice = middlewareAdvice(
         source: "LimitedLoginHummingbird, LimitedLoginAuthenticator",
         route: "`router.group(\"api\").add(middleware: LimitedLoginAuthenticator(verifier: verifier, nonce: .sha256OfRawNonce()))`",
         verifier:
             "`let verifier = try await TokenVerifier.provider(discoveryURL: URL(string: ISSUER + \"/.well-known/openid-configuration\")!, appID: APP_ID)`",
         setup: "LimitedLoginAuthenticator(verifier:nonce:)")
 
-    static let vaporAdvice = middlewareAdvice(
+    package static let vaporAdvice = middlewareAdvice(
         source: "LimitedLoginVapor, Application.limitedLogin",
         route: "`app.grouped(try app.limitedLogin.authenticator(), LimitedLoginIdentity.guardMiddleware())`",
         verifier: "`app.limitedLogin.use(verifier: try await TokenVerifier.provider(discoveryURL: url, appID: APP_ID), nonce: .sha256OfRawNonce())`",

@@ -1,7 +1,7 @@
 import LimitedLoginJOSE
 
 /// How a case came out.
-enum AuditVerdict: String, Sendable {
+package enum AuditVerdict: String, Sendable {
     /// As expected.
     case ok
     /// A must-refuse token was accepted.
@@ -15,32 +15,32 @@ enum AuditVerdict: String, Sendable {
     case notRun = "not-run"
 
     /// True when the audit exits 1 for it whatever the case (see ``AuditResult/failsTheRun``).
-    var failsTheRun: Bool { self == .hole || self == .fail }
+    package var failsTheRun: Bool { self == .hole || self == .fail }
 }
 
 /// One case's row in the report.
-struct AuditResult: Sendable {
-    let name: String
-    let severity: AuditSeverity
-    let summary: String
-    let rule: String
-    let advice: String
-    let outcome: AuditOutcome
-    let status: Int?
+package struct AuditResult: Sendable {
+    package let name: String
+    package let severity: AuditSeverity
+    package let summary: String
+    package let rule: String
+    package let advice: String
+    package let outcome: AuditOutcome
+    package let status: Int?
     /// What happened beyond the status: why it did not run, the transport error, the answer's first bytes.
-    let detail: String?
+    package let detail: String?
 
-    var expected: AuditOutcome { severity.expectsAcceptance ? .accepted : .refused }
+    package var expected: AuditOutcome { severity.expectsAcceptance ? .accepted : .refused }
 
     /// True when the audit exits 1 for this case: a hole, a refused good token, or a bad token the backend
     /// must refuse that it was not seen to refuse (a 500, a redirect, no answer: that proves no refusal). Not
     /// for the resilience rows (``AuditResilience``): a 503 while the provider's keys cannot be fetched is
     /// failing closed.
-    var failsTheRun: Bool {
+    package var failsTheRun: Bool {
         verdict.failsTheRun || (verdict == .unclear && severity == .mustRefuse && AuditCase(rawValue: name) != nil)
     }
 
-    var verdict: AuditVerdict {
+    package var verdict: AuditVerdict {
         switch (severity, outcome) {
         case (_, .notRun): return .notRun
         case (.mustAccept, .accepted), (.shouldAccept, .accepted): return .ok
@@ -54,7 +54,7 @@ struct AuditResult: Sendable {
     }
 
     /// `accepted 200`, `refused 401`, `other 500`, `no answer`.
-    var got: String {
+    package var got: String {
         switch outcome {
         case .notRun: return "not run"
         case .noAnswer: return "no answer"
@@ -62,11 +62,11 @@ struct AuditResult: Sendable {
         }
     }
 
-    var json: JSONValue { json(library: nil) }
+    package var json: JSONValue { json(library: nil) }
 
     /// The row as JSON; with `library`, `advice_for_library` beside `advice`: that library's change, or the
     /// generic advice when it has nothing specific.
-    func json(library: AuditLibrary?) -> JSONValue {
+    package func json(library: AuditLibrary?) -> JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(name), "severity": .string(severity.rawValue), "expected": .string(expected.rawValue),
             "got": .string(outcome.rawValue), "status": status.map { .number(Double($0)) } ?? .null,

@@ -5,7 +5,7 @@
 /// library's documentation or source, in a short form). The names in the fragments stand for the backend's
 /// own values: `APP_ID` (the audience, `--app-id`), `ISSUER` (the provider's issuer), `JWKS_URL` (its key
 /// set), `expected_nonce` (the nonce the app sent, or the SHA-256 hex of the raw one).
-enum AuditLibrary: String, CaseIterable, Sendable {
+package enum AuditLibrary: String, CaseIterable, Sendable {
     case pyjwt
     case authlib
     case pythonJose = "python-jose"
@@ -23,10 +23,10 @@ enum AuditLibrary: String, CaseIterable, Sendable {
     case limitedLoginHummingbird = "limited-login-hummingbird"
 
     /// `pyjwt|authlib|…`: every name, for the report's last hint.
-    static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
+    package static var names: String { allCases.map(\.rawValue).joined(separator: "|") }
 
     /// The library `--library` names (case does not matter), or a usage error listing the known names.
-    static func named(_ name: String) throws(AuditUsageError) -> AuditLibrary {
+    package static func named(_ name: String) throws(AuditUsageError) -> AuditLibrary {
         guard let library = AuditLibrary(rawValue: name.lowercased()) else {
             throw AuditUsageError(
                 "Unknown library \"\(name)\" in --library; the known ones: \(allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -36,30 +36,30 @@ enum AuditLibrary: String, CaseIterable, Sendable {
 
     /// The change in this library for `auditCase`, or nil when the library has nothing specific to say (then
     /// the generic advice stands).
-    func advice(for auditCase: AuditCase) -> AuditLibraryAdvice? {
+    package func advice(for auditCase: AuditCase) -> AuditLibraryAdvice? {
         table[auditCase.adviceGroup]
     }
 
     /// The line the report prints for a case named `name` (an ``AuditCase``, or a resilience row): the
     /// library's advice with its source, or the generic advice when the library has none of its own.
-    func adviceLine(caseName name: String, generic: String) -> String {
+    package func adviceLine(caseName name: String, generic: String) -> String {
         if let auditCase = AuditCase(rawValue: name), let advice = advice(for: auditCase) { return advice.line }
         return "nothing specific to \(rawValue): a backend should \(generic)"
     }
 }
 
 /// One library's change for a group of cases.
-struct AuditLibraryAdvice: Sendable, Equatable {
+package struct AuditLibraryAdvice: Sendable, Equatable {
     /// One sentence holding one code fragment in backquotes.
-    let text: String
+    package let text: String
     /// Where it comes from, short: "PyJWT docs, jwt.decode options".
-    let source: String
+    package let source: String
 
-    var line: String { "\(text) [\(source)]" }
+    package var line: String { "\(text) [\(source)]" }
 }
 
 /// Cases that one change in a library fixes together.
-enum AuditAdviceGroup: String, CaseIterable, Sendable {
+package enum AuditAdviceGroup: String, CaseIterable, Sendable {
     case expiry, noExp, issuedAt, audience, issuer, nonce, signature, keyID, algorithm, keyHeaders, crit, typ, duplicateClaim
     case encoding, hugeToken, emptyClaims, payloadNotObject
     /// The good token: the library's setup, when it is refused.
@@ -67,7 +67,7 @@ enum AuditAdviceGroup: String, CaseIterable, Sendable {
 }
 
 extension AuditCase {
-    var adviceGroup: AuditAdviceGroup {
+    package var adviceGroup: AuditAdviceGroup {
         switch self {
         case .valid: return .goodToken
         case .expired, .expiredPastLeeway: return .expiry
@@ -114,7 +114,7 @@ extension AuditLibrary {
     }
 
     /// `entries` under `source`, but where `sources` names another.
-    static func table(
+    package static func table(
         _ source: String, _ entries: [AuditAdviceGroup: String], sources: [AuditAdviceGroup: String] = [:]
     ) -> [AuditAdviceGroup: AuditLibraryAdvice] {
         entries.reduce(into: [:]) { table, entry in

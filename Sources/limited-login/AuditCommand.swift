@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LimitedLoginAudit
 import LimitedLoginJOSE
 import LimitedLoginProvider
 

@@ -6,20 +6,20 @@ import NIOHTTP1
 
 /// How a token reaches the backend: the endpoint, the method, and templates for headers, a body, form
 /// fields and query parameters, in which `{token}`, `{nonce}` and `{raw_nonce}` are replaced per request.
-struct AuditRequestTemplate: Sendable {
-    static let placeholders = ["token", "nonce", "raw_nonce"]
-    static let defaultHeader = "Authorization: Bearer {token}"
+package struct AuditRequestTemplate: Sendable {
+    package static let placeholders = ["token", "nonce", "raw_nonce"]
+    package static let defaultHeader = "Authorization: Bearer {token}"
 
-    let endpoint: URL
-    let method: HTTPMethod
-    let headers: [(name: String, value: String)]
-    let body: String?
-    let contentType: String?
-    let form: [(name: String, value: String)]
-    let query: [(name: String, value: String)]
+    package let endpoint: URL
+    package let method: HTTPMethod
+    package let headers: [(name: String, value: String)]
+    package let body: String?
+    package let contentType: String?
+    package let form: [(name: String, value: String)]
+    package let query: [(name: String, value: String)]
 
     /// Reads the options; the message says what is wrong (exit status 64).
-    init(
+    package init(
         endpoint text: String, method: String, headers: [String], body: String?, contentType: String?, form: [String], query: [String]
     ) throws(AuditUsageError) {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false
@@ -62,14 +62,14 @@ struct AuditRequestTemplate: Sendable {
     }
 
     /// True when a template carries this placeholder.
-    func uses(_ placeholder: String) -> Bool {
+    package func uses(_ placeholder: String) -> Bool {
         let mark = "{" + placeholder + "}"
         return headers.contains { $0.value.contains(mark) } || (body?.contains(mark) ?? false)
             || form.contains { $0.value.contains(mark) } || query.contains { $0.value.contains(mark) }
     }
 
     /// The request for one token and its nonces.
-    func request(token: String, nonces: AuditNonces) -> HTTPClientRequest {
+    package func request(token: String, nonces: AuditNonces) -> HTTPClientRequest {
         let values = ["token": token, "nonce": nonces.expected, "raw_nonce": nonces.raw]
         func fill(_ text: String, encode: Bool) -> String {
             var text = text
@@ -112,7 +112,7 @@ struct AuditRequestTemplate: Sendable {
     }
 
     /// The names inside `{name}` in `text` (letters and underscores only, so JSON braces are left alone).
-    static func placeholderNames(in text: String) -> [String] {
+    package static func placeholderNames(in text: String) -> [String] {
         var names: [String] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -126,7 +126,7 @@ struct AuditRequestTemplate: Sendable {
 }
 
 /// A command line the audit cannot use (exit status 64), with what to give instead.
-struct AuditUsageError: Error, Sendable {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct AuditUsageError: Error, Sendable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }

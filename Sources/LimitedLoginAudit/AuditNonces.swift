@@ -2,7 +2,7 @@ import Foundation
 import LimitedLoginCore
 
 /// How the backend learns the nonce it expects, and so which nonces each request's token and template carry.
-enum AuditNonceMode: Sendable, Equatable {
+package enum AuditNonceMode: Sendable, Equatable {
     /// The audit was not told: tokens carry a fresh nonce, and the nonce cases do not run.
     case unknown
     /// `--nonce N`: the backend expects N.
@@ -13,9 +13,9 @@ enum AuditNonceMode: Sendable, Equatable {
     case perRequest(raw: Bool)
 
     /// True when the backend is told the nonce, so that the nonce cases mean something.
-    var isKnown: Bool { self != .unknown }
+    package var isKnown: Bool { self != .unknown }
     /// True when the backend takes a raw nonce and hashes it.
-    var isRaw: Bool {
+    package var isRaw: Bool {
         switch self {
         case .fixedRaw, .perRequest(raw: true): return true
         default: return false
@@ -23,7 +23,7 @@ enum AuditNonceMode: Sendable, Equatable {
     }
 
     /// Why a case needing `requirement` cannot run in this mode, or nil when it can.
-    func reasonNotRun(_ requirement: AuditRequirement) -> String? {
+    package func reasonNotRun(_ requirement: AuditRequirement) -> String? {
         switch requirement {
         case .none: return nil
         case .nonce:
@@ -36,7 +36,7 @@ enum AuditNonceMode: Sendable, Equatable {
     }
 
     /// The nonces of one request: fresh ones when the mode takes them per request.
-    func nonces() -> AuditNonces {
+    package func nonces() -> AuditNonces {
         switch self {
         case .unknown, .perRequest(raw: false):
             let nonce = "audit-" + UUID().uuidString.lowercased()
@@ -54,7 +54,7 @@ enum AuditNonceMode: Sendable, Equatable {
 
 /// The nonces of one request: what the token's `nonce` claim must be (`expected`, `{nonce}`) and the raw
 /// value the backend hashes (`raw`, `{raw_nonce}`).
-struct AuditNonces: Sendable {
-    let expected: String
-    let raw: String
+package struct AuditNonces: Sendable {
+    package let expected: String
+    package let raw: String
 }

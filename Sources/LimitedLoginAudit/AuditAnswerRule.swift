@@ -1,7 +1,7 @@
 import LimitedLoginJOSE
 
 /// What the backend's answer means: accepted, refused, or neither (a status in neither set).
-enum AuditOutcome: String, Sendable {
+package enum AuditOutcome: String, Sendable {
     case accepted, refused
     /// A status that is neither accepted nor refused (a 500, a redirect).
     case other
@@ -11,14 +11,14 @@ enum AuditOutcome: String, Sendable {
 }
 
 /// `--accepted`, `--refused` and `--accepted-pointer`: how an answer is read.
-struct AuditAnswerRule: Sendable {
-    let accepted: StatusSet
-    let refused: StatusSet
+package struct AuditAnswerRule: Sendable {
+    package let accepted: StatusSet
+    package let refused: StatusSet
     /// With a pointer, an answer with an accepted status is accepted only when its JSON body has the
     /// pointer (equal to `value` when given; otherwise present and neither null nor false).
-    let pointer: (path: [String], value: JSONValue?)?
+    package let pointer: (path: [String], value: JSONValue?)?
 
-    init(accepted: String, refused: String, pointer: String?) throws(AuditUsageError) {
+    package init(accepted: String, refused: String, pointer: String?) throws(AuditUsageError) {
         let acceptedSet = try StatusSet(accepted, option: "--accepted")
         let refusedSet = try StatusSet(refused, option: "--refused")
         self.accepted = acceptedSet
@@ -51,7 +51,7 @@ struct AuditAnswerRule: Sendable {
 
     /// The outcome of an answer with `status` and `body`. 429 (Too Many Requests) is never a refusal: it says
     /// nothing about the token, and a backend that accepts every token but rate-limits would otherwise pass.
-    func outcome(status: Int, body: [UInt8]) -> AuditOutcome {
+    package func outcome(status: Int, body: [UInt8]) -> AuditOutcome {
         if status == 429 { return .other }
         if refused.contains(status) { return .refused }
         guard accepted.contains(status) else { return .other }
@@ -64,7 +64,7 @@ struct AuditAnswerRule: Sendable {
         }
     }
 
-    static func resolve(_ path: [String], in value: JSONValue) -> JSONValue? {
+    package static func resolve(_ path: [String], in value: JSONValue) -> JSONValue? {
         var current = value
         for token in path {
             switch current {
@@ -83,10 +83,10 @@ struct AuditAnswerRule: Sendable {
 }
 
 /// A set of HTTP statuses written `2xx`, `200,201`, `400-403` or a mix: `2xx,302`.
-struct StatusSet: Sendable {
-    let ranges: [ClosedRange<Int>]
+package struct StatusSet: Sendable {
+    package let ranges: [ClosedRange<Int>]
 
-    init(_ text: String, option: String) throws(AuditUsageError) {
+    package init(_ text: String, option: String) throws(AuditUsageError) {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
             if part.count == 3, part.hasSuffix("xx"), let hundred = Int(part.prefix(1)), (1...5).contains(hundred) {
@@ -105,5 +105,5 @@ struct StatusSet: Sendable {
         self.ranges = ranges
     }
 
-    func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
+    package func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
 }

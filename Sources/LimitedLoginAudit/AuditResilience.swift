@@ -11,8 +11,8 @@ import LimitedLoginJOSE
 /// is cleared a good token again (`…:after`: it must be accepted, the backend recovered). Then the keys
 /// rotate (`key-rotation`: a token from the new key should be accepted) and the old key is dropped
 /// (`retired-key`: a token it signed should be refused once the backend rereads the set).
-struct AuditResilience: Sendable {
-    enum Fault: String, CaseIterable, Sendable {
+package struct AuditResilience: Sendable {
+    package enum Fault: String, CaseIterable, Sendable {
         case status500 = "keys-500"
         case timeout = "keys-timeout"
         case empty = "keys-empty"
@@ -20,7 +20,7 @@ struct AuditResilience: Sendable {
         case malformed = "keys-malformed"
         case rotatedSet = "keys-rotated"
 
-        var summary: String {
+        package var summary: String {
             switch self {
             case .status500: return "the key endpoints answer 500"
             case .timeout: return "the key endpoints answer only after the fault delay"
@@ -31,7 +31,7 @@ struct AuditResilience: Sendable {
             }
         }
 
-        func body(delay: Double) -> JSONObject {
+        package func body(delay: Double) -> JSONObject {
             switch self {
             case .status500: return ["endpoints": "keys", "status": 500]
             case .timeout: return ["endpoints": "keys", "delay": .number(delay)]
@@ -44,16 +44,20 @@ struct AuditResilience: Sendable {
     }
 
     /// How many resilience rows a run makes: three per fault, then the rotation and the dropped key.
-    static let caseCount = Fault.allCases.count * 3 + 2
+    package static let caseCount = Fault.allCases.count * 3 + 2
 
-    let run: AuditRun
-    let provider: AuditProvider
+    package let run: AuditRun
+    package let provider: any AuditProviderAccess
     /// Seconds the `keys-timeout` fault holds each answer.
-    let faultDelay: Double
+    package let faultDelay: Double
     /// Seconds the backend gets to recover after a fault is cleared.
-    let recoveryWindow: Double
+    package let recoveryWindow: Double
 
-    func results(startingAt first: Int, total: Int) async throws -> [AuditResult] {
+    package init(run: AuditRun, provider: any AuditProviderAccess, faultDelay: Double, recoveryWindow: Double) {
+        (self.run, self.provider, self.faultDelay, self.recoveryWindow) = (run, provider, faultDelay, recoveryWindow)
+    }
+
+    package func results(startingAt first: Int, total: Int) async throws -> [AuditResult] {
         var results: [AuditResult] = []
         func note(_ result: AuditResult) {
             results.append(result)

@@ -6,17 +6,19 @@ import LimitedLoginProvider
 /// An attacker's own signing key, its key set and certificate served for the `jku` and `x5u` cases (a backend
 /// that follows those headers fetches the attacker's key and trusts it): on 127.0.0.1, or on `--attacker-host`
 /// for a backend on another machine.
-struct AuditAttacker: Sendable {
-    let key: RS256PrivateKey
-    let keyID: String
-    let keySetURL: String
-    let certificateURL: String
+package struct AuditAttacker: Sendable {
+    package let key: RS256PrivateKey
+    package let keyID: String
+    package let keySetURL: String
+    package let certificateURL: String
     /// The certificate's DER bytes, for the `x5c` case.
-    let certificateDER: Data
+    package let certificateDER: Data
 
     /// Makes a key and serves it on `host` (a port the system picks) while `body` runs; throws
     /// ``LoopbackServerError/cannotBind(_:)`` when `host` is not an address of this machine.
-    static func serving<Value: Sendable>(host: String = "127.0.0.1", _ body: @Sendable (AuditAttacker) async throws -> Value) async throws -> Value {
+    package static func serving<Value: Sendable>(
+        host: String = "127.0.0.1", _ body: @Sendable (AuditAttacker) async throws -> Value
+    ) async throws -> Value {
         let key = try RS256PrivateKey.generate()
         let keyID = "audit-attacker-" + UUID().uuidString.prefix(8).lowercased()
         let keySet = JSONWebKeySet(keys: [RSAJSONWebKey(publicKey: key.publicKey, keyID: keyID)]).serialized()
@@ -42,14 +44,14 @@ struct AuditAttacker: Sendable {
     /// Why the cases that need the attacker's server (`jku`, `x5u`) cannot test the backend at `endpointHost`,
     /// or nil when they can: served on loopback, the key reaches only a backend on this machine's loopback; a
     /// backend elsewhere would "refuse" a URL it cannot fetch and pass untested.
-    static func unreachableReason(endpointHost: String?, attackerHost: String?) -> String? {
+    package static func unreachableReason(endpointHost: String?, attackerHost: String?) -> String? {
         guard attackerHost == nil, let host = endpointHost?.lowercased(), !isLoopback(host) else { return nil }
         return "the backend at \(host) is not on this machine's loopback, and the attacker's key is served on 127.0.0.1 only: "
             + "give --attacker-host with an address of this machine the backend can reach"
     }
 
     /// `localhost`, `::1` or an address in 127.0.0.0/8.
-    static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false).map { UInt8($0) }
@@ -57,7 +59,7 @@ struct AuditAttacker: Sendable {
     }
 
     /// The bytes inside a PEM block.
-    static func der(fromPEM pem: String) -> Data {
+    package static func der(fromPEM pem: String) -> Data {
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         return Data(base64Encoded: body) ?? Data()
     }
