@@ -208,6 +208,7 @@ def test_a_tester_drives_the_console_and_the_dialog(provider, browser):  # noqa:
     # Not Carol: switch account, then add a test user from the sign-in page, who logs in at once.
     browser.find_element(By.ID, "switch-account-button").click()
     tester.wait_for("add-user-form")
+    browser.find_element(By.ID, "add-user-heading").click()
     tester.submit("add-user-form", new_user_name="Dana Added", new_user_email="dana.added@example.com")
     tester.wait_for("consent-form")
     assert browser.find_element(By.ID, "continue-button").text == "Continue as Dana"

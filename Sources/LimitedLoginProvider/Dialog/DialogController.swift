@@ -10,7 +10,7 @@ struct DialogController: Sendable {
 
     let services: ProviderServices
     var parser: DialogRequestParser { DialogRequestParser(store: services.store) }
-    var responder: DialogResponder { DialogResponder(pages: services.pages, metrics: services.metrics) }
+    var responder: DialogResponder { DialogResponder(services: services) }
     var completion: LoginCompletion { LoginCompletion(services: services) }
 
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -130,7 +130,7 @@ struct DialogController: Sendable {
             let grant = try await completion.recordConsent(dialog, userID: user.id, ticked: ticked)
             return try await completion.complete(dialog, user: user, grant: grant, friendASIDs: nil, afterPost: true)
         case "cancel"?:
-            return try responder.respondCancelled(dialog.target, afterPost: true)
+            return try responder.respondCancelled(dialog.target, retrying: dialog.query, afterPost: true)
         case "switch"?:
             // "Not you?": this browser's session ends, and the same dialog request starts again at sign-in.
             try await services.store.deleteSession(secret: session)

@@ -149,7 +149,7 @@ struct LoginCompletion: Sendable {
                 mode: dialog.limited ? "limited" : "classic", responseMode: dialog.target.responseMode.rawValue,
                 granted: grantedNames, declined: declinedNames, returned: returned, claims: claims
             ))
-        return try DialogResponder(pages: services.pages, metrics: services.metrics).respond(dialog.target, parameters, afterPost: afterPost)
+        return try DialogResponder(services: services).respond(dialog.target, parameters, afterPost: afterPost)
     }
 
     /// A queued cancel or error for this person's login, answered in place of the page the dialog would
@@ -164,14 +164,15 @@ struct LoginCompletion: Sendable {
 
     /// The dialog's answer for a cancel or error scenario; nil for a claims one, which changes the token instead.
     private func answer(_ scenario: Scenario, _ dialog: DialogRequest, afterPost: Bool) throws -> Response? {
-        let responder = DialogResponder(pages: services.pages, metrics: services.metrics)
+        let responder = DialogResponder(services: services)
         switch scenario.outcome {
         case .cancel:
             services.logger.info("scenario used", metadata: ["app": "\(dialog.app.id)", "scenario": "\(scenario.id)", "outcome": "cancel"])
-            return try responder.respondCancelled(dialog.target, afterPost: afterPost)
+            return try responder.respondCancelled(dialog.target, retrying: dialog.query, afterPost: afterPost)
         case .error(let error, let code, let message):
             services.logger.info("scenario used", metadata: ["app": "\(dialog.app.id)", "scenario": "\(scenario.id)", "outcome": "error"])
-            return try responder.respond(dialog.target, error: DialogErrorResponse(error: error, code: code, message: message), afterPost: afterPost)
+            return try responder.respond(
+                dialog.target, error: DialogErrorResponse(error: error, code: code, message: message), retrying: dialog.query, afterPost: afterPost)
         case .claims:
             return nil
         }

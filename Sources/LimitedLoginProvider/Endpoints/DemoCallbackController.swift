@@ -1,4 +1,5 @@
 import Hummingbird
+import LimitedLoginCore
 import LimitedLoginJOSE
 
 /// `POST /demo/callback`: the redirect URI of the dialog URL that `serve` prints and the home page links,
@@ -26,9 +27,14 @@ struct DemoCallbackController: Sendable {
             nonce = jws.payload["nonce"]?.stringValue ?? ""
         }
         let failed = (try? form.single("error")) != nil
-        // "Try again" opens the same demo dialog request for the same app (its URL is made, not kept).
+        // "Try again" opens the same dialog request: the one the provider carried back with a cancel or an error
+        // (``DialogResponder/retryField``), or the demo dialog's for the app its state names.
         var retryDialogURL = ""
-        if let state = try? form.single("state"), state.hasPrefix(Self.statePrefix) {
+        if let kept = try? form.single(DialogResponder.retryField), let request = try? FormParameters(encoded: kept),
+            let appID = try? request.single("client_id"), try await services.store.app(id: appID) != nil
+        {
+            retryDialogURL = "/dialog/oauth?" + request.encoded
+        } else if let state = try? form.single("state"), state.hasPrefix(Self.statePrefix) {
             let appID = String(state.dropFirst(Self.statePrefix.count))
             if !appID.isEmpty, appID.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 try await services.store.app(id: appID) != nil
@@ -39,7 +45,7 @@ struct DemoCallbackController: Sendable {
         var context: [String: Any] = [
             "title": failed ? "Login not completed" : "Login complete",
             "heading": failed ? "The login did not complete" : "Login complete",
-            "fields": form.pairs.map { ["name": $0.name, "value": $0.value] },
+            "fields": form.pairs.filter { $0.name != DialogResponder.retryField }.map { ["name": $0.name, "value": $0.value] },
             "hasClaims": !claimsText.isEmpty,
             "claims": claimsText, "appID": appID, "homeURL": "/", "nonce": nonce, "discoveryURL": services.urls.discoveryURL,
 

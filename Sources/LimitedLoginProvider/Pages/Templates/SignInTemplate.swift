@@ -1,8 +1,8 @@
 extension PageTemplates {
     /// The sign-in page, laid out like the real service's mobile dialog: the app, email and password
     /// first, then the test users as a sorted list of rows (at most a page of them, with a search by name,
-    /// email or ID: a plain GET form, filtering as one types where scripts run), and "Add a test user" in
-    /// plain view. An error stands beside the form it concerns (`id="error-message"`, one at a time), and the
+    /// email or ID: a plain GET form, filtering as one types where scripts run), and "Add a test user" folded
+    /// until opened (open when its form was refused). An error stands beside the form it concerns (`id="error-message"`, one at a time), and the
     /// field to correct takes the focus (the password after a wrong one, the name after a refused new user).
     static let signIn = """
         {{> head}}
@@ -43,8 +43,8 @@ extension PageTemplates {
         </form>
         {{/hasUsers}}
         {{#moreUsers}}<p id="more-users" class="muted">The first {{{pickerSize}}} by name are shown: search to find the others.</p>{{/moreUsers}}
-        <section id="add-user" aria-labelledby="add-user-heading">
-        <h2 id="add-user-heading">Add a test user</h2>
+        <details id="add-user"{{#addUserError}} open{{/addUserError}}>
+        <summary id="add-user-heading">Add a test user</summary>
         <form method="post" action="{{{signInPath}}}" id="add-user-form">
         <input type="hidden" name="csrf_token" value="{{{csrfToken}}}">
         <input type="hidden" name="request" value="{{{request}}}">
@@ -56,7 +56,7 @@ extension PageTemplates {
         <p class="muted">The rest of the profile (birthday, gender) is made up. The new user is offered here without a password.</p>
         <button type="submit" class="block" id="add-user-button">Add and log in</button>
         </form>
-        </section>
+        </details>
         {{/picker}}
         </main>
         </body>
