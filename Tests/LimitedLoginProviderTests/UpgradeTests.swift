@@ -21,8 +21,9 @@ struct UpgradeTests {
         return path
     }
 
-    static func aliceLogin() throws -> (accessToken: String, idToken: String) {
-        let value = try StrictJSONParser().parse(Array(try Data(contentsOf: folder.appendingPathComponent("alice-login.json"))))
+    /// Alice's classic login on the release's store (`file`: one per store, as each has its own keys and tokens).
+    static func aliceLogin(_ file: String = "alice-login.json") throws -> (accessToken: String, idToken: String) {
+        let value = try StrictJSONParser().parse(Array(try Data(contentsOf: folder.appendingPathComponent(file))))
         return (
             try #require(value.objectValue?["access_token"]?.stringValue), try #require(value.objectValue?["id_token"]?.stringValue)
         )
@@ -30,7 +31,23 @@ struct UpgradeTests {
 
     @Test("a 0.2.0 store opens with every app, user, role, grant, session, token and key, each user a test user of each app")
     func store020() async throws {
-        var configuration = TestFixtures.configuration(store: .sqliteFile(path: try Self.copiedStore()))
+        try await Self.checkUpgraded(.sqliteFile(path: try Self.copiedStore()))
+    }
+
+    @Test(
+        "a 0.2.0 PostgreSQL store (its pg_dump) opens with everything in it, as the SQLite one does",
+        .enabled(if: PostgresTestDatabase.serverURL != nil, "needs the test PostgreSQL server (scripts/test starts one)"))
+    func postgresStore020() async throws {
+        let url = try await PostgresTestDatabase.create()
+        let dump = try String(contentsOf: Self.folder.appendingPathComponent("postgres.sql"), encoding: .utf8)
+        try await PostgresTestDatabase.run(script: dump, in: url)
+        try await Self.checkUpgraded(.postgres(url: url), aliceLogin: "postgres-alice-login.json")
+    }
+
+    /// Opens the store a 0.2.0 binary made (as `UpgradeFixtures/README.md` says) with this build, and checks
+    /// that everything in it is there and works.
+    static func checkUpgraded(_ location: StoreLocation, aliceLogin loginFile: String = "alice-login.json") async throws {
+        var configuration = TestFixtures.configuration(store: location)
         configuration.fixtures = nil
         try await withProvider(configuration) { client, provider in
             let store = provider.store
@@ -45,7 +62,7 @@ struct UpgradeTests {
             #expect(try await store.app(id: "3000000000000003")?.mode == .development)
 
             let alice = try #require(users.first { $0.email == "alice@example.com" })
-            let login = try Self.aliceLogin()
+            let login = try Self.aliceLogin(loginFile)
             let token = try #require(try await store.accessToken(login.accessToken))
             #expect(token.userID == alice.id && token.appID == Self.demoApp)
             #expect(try await store.grant(appID: Self.demoApp, userID: alice.id)?.installed == true)

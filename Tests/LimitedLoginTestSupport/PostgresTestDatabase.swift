@@ -35,4 +35,49 @@ public enum PostgresTestDatabase {
         components.path = "/" + name
         return components.string ?? server
     }
+
+    /// The statements of `script`: split at each semicolon outside a quoted string or identifier, with `--`
+    /// comment lines left out (what `pg_dump --inserts` writes; its strings are standard, `''` inside).
+    public static func statements(of script: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quote: Character?
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines {
+            if quote == nil, line.hasPrefix("--") { continue }
+            for character in line {
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "'" || character == "\"" {
+                    quote = character
+                } else if character == ";" {
+                    let statement = current.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !statement.isEmpty { statements.append(statement) }
+                    current = ""
+                    continue
+                }
+                current.append(character)
+            }
+            current.append("\n")
+        }
+        return statements
+    }
+
+    /// Runs `script` (as `pg_dump --inserts` writes it) in the database at `url`, statement by statement.
+    public static func run(script: String, in url: String) async throws {
+        let configuration = try SQLPostgresConfiguration(url: url)
+        let logger = Logger(label: "postgres-test-database", factory: { _ in SwiftLogNoOpLogHandler() })
+        let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration.coreConfiguration, id: 1, logger: logger
+        )
+        do {
+            for statement in statements(of: script) {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+            }
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
 }
