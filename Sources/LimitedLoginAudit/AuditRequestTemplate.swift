@@ -8,7 +8,6 @@ import NIOHTTP1
 /// fields and query parameters, in which `{token}`, `{nonce}` and `{raw_nonce}` are replaced per request.
 package struct AuditRequestTemplate: Sendable {
     package static let placeholders = ["token", "nonce", "raw_nonce"]
-    package static let defaultHeader = "Authorization: Bearer {token}"
 
     package let endpoint: URL
     package let method: HTTPMethod

@@ -163,7 +163,7 @@ struct AdminOperationsTests {
             let notString = #expect(throws: AdminError.self) {
                 try ScenarioRequest(["app_id": .string(TestFixtures.appID), "user": 5, "outcome": "cancel"])
             }
-            #expect(notString == .notFound("No test user (not a string) (give an ID or an email)."))
+            #expect(notString == .badRequest("\"user\" must be a test user's ID or email."))
             let noUser = await #expect(throws: AdminError.self) {
                 try await operations.queueScenario(
                     try ScenarioRequest(["app_id": .string(TestFixtures.appID), "user": "nobody@example.com", "outcome": "cancel"]))

@@ -44,7 +44,8 @@ public enum PostgresTestDatabase {
         var quote: Character?
         let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
         for line in lines {
-            if quote == nil, line.hasPrefix("--") { continue }
+            // Comment lines, and psql's own meta-commands (`\restrict` in newer dumps), are no statements.
+            if quote == nil, line.hasPrefix("--") || line.hasPrefix("\\") { continue }
             for character in line {
                 if let open = quote {
                     if character == open { quote = nil }

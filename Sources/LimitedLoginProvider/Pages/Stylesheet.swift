@@ -123,7 +123,7 @@ enum Stylesheet {
         table.compact, table.compact tbody { display: block; }
         table.compact tr { display: grid; grid-template-columns: 1fr auto; align-items: center; column-gap: 8px; border-bottom: 1px solid var(--line); padding: 6px 0; }
         table.compact td { border: none; padding: 2px 0; }
-        table.compact td.wide { display: none; }
+        table.compact .wide { display: none; }
         table.compact .narrow { display: block; font-size: 14px; }
         table.compact td.friends .narrow { display: inline; }
         table.compact td.change { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; }

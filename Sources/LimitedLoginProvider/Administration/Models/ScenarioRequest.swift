@@ -18,7 +18,7 @@ struct ScenarioRequest: Sendable {
         }
         self.appID = appID
         if let user = body["user"] {
-            guard let name = user.stringValue else { throw AdminError.notFound("No test user (not a string) (give an ID or an email).") }
+            guard let name = user.stringValue else { throw AdminError.badRequest("\"user\" must be a test user's ID or email.") }
             self.user = name
         }
         switch Scenario.Outcome.parse(body) {

@@ -1,7 +1,7 @@
 import Foundation
 import LimitedLoginJOSE
 
-/// An edit of a test user (`PATCH /_admin/users/{id}`, the Graph API's test-user edit, the console's user
+/// An edit of a test user (`POST /_admin/users/{id}`, the Graph API's test-user edit, the console's user
 /// form), read once from its JSON object: the fields it names, each replaced, or removed by `null`; the rest of
 /// the user stays. A field added to ``ProviderFixtures/User`` is added to the two switches below (the compiler
 /// points to them).

@@ -43,7 +43,7 @@ extension PageTemplates {
         </form>
         {{/hasUsers}}
         {{#moreUsers}}<p id="more-users" class="muted">The first {{{pickerSize}}} by name are shown: search to find the others.</p>{{/moreUsers}}
-        <details id="add-user"{{#addUserError}} open{{/addUserError}}>
+        <section aria-labelledby="add-user-heading"><details id="add-user"{{#addUserError}} open{{/addUserError}}>
         <summary id="add-user-heading">Add a test user</summary>
         <form method="post" action="{{{signInPath}}}" id="add-user-form">
         <input type="hidden" name="csrf_token" value="{{{csrfToken}}}">
@@ -56,7 +56,7 @@ extension PageTemplates {
         <p class="muted">The rest of the profile (birthday, gender) is made up. The new user is offered here without a password.</p>
         <button type="submit" class="block" id="add-user-button">Add and log in</button>
         </form>
-        </details>
+        </details></section>
         {{/picker}}
         </main>
         </body>
