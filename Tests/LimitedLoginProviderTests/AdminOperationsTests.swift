@@ -12,10 +12,8 @@ import Testing
 struct AdminOperationsTests {
     /// Runs `body` with the operations of a fresh provider, on its clock, as the organisation.
     func withOperations<Value: Sendable>(_ body: @Sendable (AdminOperations) async throws -> Value) async throws -> Value {
-        let provider = try await LimitedLoginProvider.prepare(harnessConfiguration(), logger: TestFixtures.quietLogger)
-        defer { Task { await provider.store.close() } }
-        return try await ProviderTime.$clock.withValue(provider.services.clock) {
-            try await body(AdminOperations(services: provider.services))
+        try await withProvider(harnessConfiguration()) { _, provider in
+            try await ProviderTime.$clock.withValue(provider.services.clock) { try await body(AdminOperations(services: provider.services)) }
         }
     }
 

@@ -16,22 +16,28 @@ public enum PostgresTestDatabase {
         public var description: String { "LIMITED_LOGIN_TEST_POSTGRES_URL is not set: run the tests through scripts/test" }
     }
 
-    /// Creates a new, empty database on the server and returns its URL.
-    public static func create() async throws -> String {
-        guard let server = serverURL, var components = URLComponents(string: server) else { throw NotConfigured() }
-        let configuration = try SQLPostgresConfiguration(url: server)
-        let logger = Logger(label: "postgres-test-database", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = Logger(label: "postgres-test-database", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Runs `body` on a connection to the database at `url`, closed afterwards whatever happens.
+    static func withConnection(to url: String, _ body: (PostgresConnection) async throws -> Void) async throws {
+        let configuration = try SQLPostgresConfiguration(url: url)
         let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration.coreConfiguration, id: 1, logger: logger
         )
-        let name = "ll_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         do {
-            try await connection.sql(queryLogLevel: nil).raw("CREATE DATABASE \(ident: name)").run()
+            try await body(connection)
             try await connection.close()
         } catch {
             try? await connection.close()
             throw error
         }
+    }
+
+    /// Creates a new, empty database on the server and returns its URL.
+    public static func create() async throws -> String {
+        guard let server = serverURL, var components = URLComponents(string: server) else { throw NotConfigured() }
+        let name = "ll_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await withConnection(to: server) { try await $0.sql(queryLogLevel: nil).raw("CREATE DATABASE \(ident: name)").run() }
         components.path = "/" + name
         return components.string ?? server
     }
@@ -66,19 +72,10 @@ public enum PostgresTestDatabase {
 
     /// Runs `script` (as `pg_dump --inserts` writes it) in the database at `url`, statement by statement.
     public static func run(script: String, in url: String) async throws {
-        let configuration = try SQLPostgresConfiguration(url: url)
-        let logger = Logger(label: "postgres-test-database", factory: { _ in SwiftLogNoOpLogHandler() })
-        let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration.coreConfiguration, id: 1, logger: logger
-        )
-        do {
+        try await withConnection(to: url) { connection in
             for statement in statements(of: script) {
                 _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
             }
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
         }
     }
 }
