@@ -195,8 +195,69 @@ struct SignInLimitTests {
                 // Every place was given back: none is left in the store.
                 let held = try await firstProvider.store.holdSignInCheck(
                     id: "probe", places: [.init(key: SignInThrottle.accountKey(email: "nobody@example.com"), failures: 0, limit: 1)],
-                    window: 60)
+                    window: 60, lease: 20)
                 #expect(held)
+            }
+        }
+    }
+
+    /// A place under Alice's limit, held in the store as a check in flight would hold it.
+    static func alicesPlace(limit: Int) -> SignInCheckGate.Place {
+        .init(key: SignInThrottle.accountKey(email: "alice@example.com"), failures: 0, limit: limit)
+    }
+
+    @Test(
+        "a node that dies mid-check holds the cluster's sign-ins back for one lease, not longer",
+        .enabled(if: PostgresTestDatabase.serverURL != nil))
+    func deadNodesPlaceLapses() async throws {
+        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
+        let configuration = Self.configuration(Self.countingLimits(perAccount: 1, perAddress: 1000), store: location)
+        let lease = SignInThrottle.defaultPlaceLease
+        try await withProvider(configuration) { _, firstProvider in
+            try await withProvider(configuration) { second, secondProvider in
+                // The first node takes Alice's only place for a check, then dies: it neither gives it back nor renews it.
+                #expect(
+                    try await firstProvider.store.holdSignInCheck(id: "dead-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
+                #expect(
+                    try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease)
+                        == false)
+                // One lease later by the cluster's clock (moved past it), the place has lapsed: the store reads the
+                // provider's clock, also where no request's clock is set (as in the transaction's own task).
+                _ = try await ProviderTime.$clock.withValue(secondProvider.services.clock) {
+                    try await AdminOperations(services: secondProvider.services).moveClock(.advance(seconds: lease + 1))
+                }
+                #expect(try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
+                try await secondProvider.store.releaseSignInCheck(id: "probe")
+                // And Alice's guess is checked, then the next refused.
+                let browser = DialogBrowser(client: second)
+                let page = try await browser.signIn(email: "alice@example.com", password: "guess", on: try await browser.get(dialogPath()))
+                #expect(page.status == .unauthorized)
+                try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
+            }
+        }
+    }
+
+    @Test(
+        "a check that outlasts its lease keeps its place: the node renews it while the check runs",
+        .enabled(if: PostgresTestDatabase.serverURL != nil))
+    func slowCheckKeepsItsPlace() async throws {
+        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
+        let configuration = Self.configuration(Self.countingLimits(perAccount: 1, perAddress: 1000), store: location)
+        try await withProvider(configuration) { _, firstProvider in
+            try await withProvider(configuration) { _, secondProvider in
+                // A lease of 6 s, renewed every 2 s, and a check of 9 s: without renewal the place would lapse at 6 s.
+                var throttle = SignInThrottle(store: firstProvider.store, limits: configuration.signInLimits, gate: SignInCheckGate())
+                throttle.placeLease = 6
+                let outcome = try await throttle.signIn(email: "alice@example.com", address: "192.0.2.1") {
+                    try await Task.sleep(for: .seconds(9))
+                    let other = try await secondProvider.store.holdSignInCheck(
+                        id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 6)
+                    #expect(other == false, "the slow check's place lapsed while it ran")
+                    return false
+                }
+                #expect(outcome == .failed)
+                // Once the check is over its place is given back (and its failure counted, which now fills the limit).
+                #expect(try await secondProvider.store.holdSignInCheck(id: "after", places: [Self.alicesPlace(limit: 2)], window: 60, lease: 6))
             }
         }
     }

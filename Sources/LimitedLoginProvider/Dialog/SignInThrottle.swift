@@ -15,6 +15,12 @@ struct SignInThrottle: Sendable {
     let store: ProviderStore
     let limits: SignInLimits
     let gate: SignInCheckGate
+    /// How long, in seconds, a check's places in a shared store last unless renewed; renewed every third of
+    /// it while the check runs. A node that dies mid-check holds sign-ins back for no longer than this (seen
+    /// with a fixed hold of 300 s: a node killed mid-check behind a balancer left every later burst from the
+    /// balancer's address waiting until the gateway timed out).
+    var placeLease = Self.defaultPlaceLease
+    static let defaultPlaceLease: Int64 = 20
 
     /// What became of a sign-in.
     enum Outcome: Equatable, Sendable {
@@ -42,6 +48,7 @@ struct SignInThrottle: Sendable {
         let account = Self.accountKey(email: email)
         let client = Self.addressKey(address)
         let checkID = RandomIdentifiers.secret(byteCount: 16)
+        var pause = 20  // milliseconds before looking again when other nodes' checks fill a limit
         while true {
             let generation = await gate.failureGeneration
             let now = ProviderTime.now()
@@ -60,16 +67,21 @@ struct SignInThrottle: Sendable {
             guard await gate.enter(places, readAtGeneration: generation) else { continue }
             if !store.location.isShared { break }
             do {
-                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window) { break }
+                if try await store.holdSignInCheck(id: checkID, places: places, window: limits.window, lease: placeLease) { break }
             } catch {
                 await gate.leave([account, client], failed: false)
                 throw error
             }
             // Checks on other nodes fill a limit: give this node's place back and look again shortly (they take
-            // milliseconds; one whose node died lapses after ProviderStore.signInCheckHold seconds).
+            // milliseconds; one whose node died lapses within placeLease seconds). The pause doubles, up to
+            // half a second, and varies, so that a burst waiting on several nodes does not keep the store busy.
             await gate.leave([account, client], failed: false)
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(Int.random(in: pause / 2...pause)))
+            pause = min(pause * 2, 500)
         }
+        // While the check runs, its places in a shared store are renewed; a node that dies stops renewing them.
+        let renewal = store.location.isShared ? renewPlaces(of: checkID) : nil
+        defer { renewal?.cancel() }
         let matched: Bool
         do {
             matched = try await check()
@@ -86,6 +98,16 @@ struct SignInThrottle: Sendable {
         }
         await release(checkID, keys: [account, client], failed: !matched)
         return matched ? .succeeded : .failed
+    }
+
+    /// Renews check `checkID`'s places in the store every third of the lease, until cancelled.
+    private func renewPlaces(of checkID: String) -> Task<Void, Never> {
+        Task { [store, placeLease] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(max(1, placeLease / 3)))
+                if !Task.isCancelled { try? await store.renewSignInCheck(id: checkID, lease: placeLease) }
+            }
+        }
     }
 
     /// Gives back a check's places, in the store after its failure was counted there (so that the failures
