@@ -7,24 +7,26 @@ extension AuditLibrary {
             .goodToken:
                 #"Verify against the provider's set: `await jwtVerify(token, createRemoteJWKSet(new URL(JWKS_URL)), { issuer: ISSUER, audience: APP_ID, algorithms: ['RS256'] })`."#,
             .expiry: #"jwtVerify refuses a past exp: keep `clockTolerance` at a minute at most, `{ clockTolerance: 60 }`."#,
-            .noExp: #"jwtVerify checks exp only when present: add `requiredClaims: ['exp', 'iat', 'sub']` to its options."#,
+            .noExp:
+                #"jwtVerify checks exp only when present: in jose 4.15 and later add `requiredClaims: ['exp', 'iat', 'sub']` to its options; before (Debian's 4.11), `if (typeof payload.exp !== 'number') throw new Error('no exp')` after it."#,
             .issuedAt: #"Add `maxTokenAge: '1h'`: it requires iat and refuses one too old or in the future."#,
             .audience: #"Pass `audience: APP_ID`; a list holding it passes, so also refuse `Array.isArray(payload.aud)`."#,
             .issuer: #"Pass `issuer: ISSUER`: compared exactly, and required."#,
             .nonce: #"jwtVerify never reads nonce: `if (payload.nonce !== expectedNonce) throw new Error('nonce')` after it."#,
             .signature: #"jwtVerify checks the signature: never log in from `decodeJwt(token)`, which does not."#,
-            .keyID: #"Use `createRemoteJWKSet(new URL(JWKS_URL))`: it picks the key by kid and refetches once for an unknown one."#,
+            .keyID:
+                #"Use `createRemoteJWKSet(new URL(JWKS_URL))`: it picks the key by kid and refetches once for an unknown one, but takes a set's only key for a token without kid: refuse `typeof protectedHeader.kid !== 'string'`."#,
             .algorithm: #"Pass `algorithms: ['RS256']` to jwtVerify (it never accepts alg none)."#,
             .keyHeaders: #"Never pass `EmbeddedJWK` as the key: verify with `createRemoteJWKSet(new URL(JWKS_URL))` only."#,
             .crit: #"jwtVerify refuses a crit it does not know: drop extension names from its `crit` option."#,
             .typ: #"Add `typ: 'JWT'` to jwtVerify's options: the header must then say JWT."#,
             .emptyClaims:
-                #"requiredClaims refuses only a missing claim: after jwtVerify, `if (!payload.sub || !payload.jti) throw new Error('claims')`."#,
+                #"jwtVerify (and requiredClaims, where there is one) refuses only a missing claim: after it, `if (!payload.sub || !payload.jti) throw new Error('claims')`."#,
             .payloadNotObject: #"jwtVerify refuses a payload that is not an object: read claims only from its `payload`."#,
         ],
         sources: [.keyID: "jose docs, createRemoteJWKSet", .keyHeaders: "jose docs, EmbeddedJWK"])
 
-    // go-oidc (v3; v2's Config has the same fields).
+    // go-oidc (v3; v2, Debian's, has the same Config fields and refetches its key set only when its max-age ends).
     package static let goOIDCAdvice = table(
         "go-oidc docs, oidc.Config",
         [
@@ -38,8 +40,11 @@ extension AuditLibrary {
                 #"Set `ClientID: APP_ID`, never `SkipClientIDCheck: true`; a list holding it passes, so also refuse `len(idToken.Audience) != 1`."#,
             .issuer: #"Give `oidc.NewVerifier(ISSUER, ...)` the exact issuer and never set `SkipIssuerCheck: true`."#,
             .nonce: #"Verify does not check the nonce: after it, `if idToken.Nonce != expectedNonce { return errNonce }`."#,
-            .signature: #"Verify checks the signature: never set `InsecureSkipSignatureCheck` nor read claims before Verify returns."#,
-            .keyID: #"Use `oidc.NewRemoteKeySet(ctx, JWKS_URL)`: it takes the key by kid and refetches the set for an unknown one."#,
+            .signature: #"Verify checks the signature: never read claims before it returns (nor set v3's `InsecureSkipSignatureCheck`)."#,
+            .keyID:
+                #"`oidc.NewRemoteKeySet(ctx, JWKS_URL)` takes the key by kid but tries every key for a token without one: refuse `jws.Signatures[0].Header.KeyID == ""` from go-jose's `jose.ParseSigned(token)` before Verify."#,
+            .duplicateClaim:
+                #"Verify's claims go through encoding/json, which keeps the last of two names: unmarshal `jws.UnsafePayloadWithoutVerification()` after Verify with go-jose's `json` package, which refuses a name twice."#,
             .algorithm: #"Set `SupportedSigningAlgs: []string{oidc.RS256}` (the default when empty)."#,
             .keyHeaders: #"go-oidc takes keys only from its KeySet: keep `oidc.NewRemoteKeySet(ctx, JWKS_URL)`, not a KeySet reading the header."#,
             .emptyClaims: #"Verify leaves them to you: refuse `idToken.Subject == ""`, and an empty jti read with idToken.Claims into a struct."#,
@@ -47,29 +52,30 @@ extension AuditLibrary {
                 #"Verify refuses a payload that does not decode into its claims: read claims only from the `*oidc.IDToken` it returns."#,
         ])
 
-    // golang-jwt (v5 parser options; v4 names in the text).
+    // golang-jwt v4 (Debian's; read in 4.4.3), with v5's parser options in the text.
     package static let golangJWTAdvice = table(
-        "golang-jwt v5 docs, ParserOption",
+        "golang-jwt v4 docs, MapClaims and Parser",
         [
             .goodToken:
-                #"Parse with fixed options: `jwt.Parse(token, keyFunc, jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuer(ISSUER), jwt.WithAudience(APP_ID), jwt.WithExpirationRequired())`."#,
-            .expiry: #"jwt.Parse refuses a past exp: keep the leeway small, `jwt.WithLeeway(time.Minute)`."#,
+                #"Parse with a fixed method, then check the claims: `token, err := jwt.NewParser(jwt.WithValidMethods([]string{"RS256"})).Parse(raw, keyFunc)`, `claims.VerifyIssuer(ISSUER, true)`, `claims.VerifyAudience(APP_ID, true)` (v5: `jwt.WithIssuer`, `jwt.WithAudience`)."#,
+            .expiry: #"Parse refuses a past exp (v5: keep its leeway small, `jwt.WithLeeway(time.Minute)`)."#,
             .noExp:
-                #"golang-jwt checks exp only when present: add `jwt.WithExpirationRequired()` (v4: `claims.VerifyExpiresAt(time.Now().Unix(), true)`)."#,
+                #"golang-jwt checks exp only when present: after Parse, refuse `!claims.VerifyExpiresAt(time.Now().Unix(), true)` (v5: `jwt.WithExpirationRequired()`)."#,
             .issuedAt:
-                #"Add `jwt.WithIssuedAt()` (refuses an iat in the future), and refuse `iat == nil || time.Since(iat.Time) > time.Hour` with `iat, _ := token.Claims.GetIssuedAt()`."#,
+                #"Refuse `!claims.VerifyIssuedAt(now.Unix(), true)` (iat required, not ahead) and an iat over an hour old, `iat, _ := claims["iat"].(float64)` (v5: `jwt.WithIssuedAt()`, `GetIssuedAt()`)."#,
             .audience:
-                #"Add `jwt.WithAudience(APP_ID)` (v4: `claims.VerifyAudience(APP_ID, true)`); a list holding it passes, so also refuse `len(aud) != 1` from `token.Claims.GetAudience()`."#,
-            .issuer: #"Add `jwt.WithIssuer(ISSUER)` (v4: `claims.VerifyIssuer(ISSUER, true)`): compared exactly."#,
+                #"Refuse `!claims.VerifyAudience(APP_ID, true)`; a list holding it passes, so also `_, one := claims["aud"].(string)` and refuse `!one` (v5: `jwt.WithAudience(APP_ID)`, `GetAudience()`)."#,
+            .issuer: #"Refuse `!claims.VerifyIssuer(ISSUER, true)`: compared exactly (v5: `jwt.WithIssuer(ISSUER)`)."#,
             .nonce: #"golang-jwt never reads nonce: with `jwt.MapClaims`, refuse `claims["nonce"] != expectedNonce` after Parse."#,
-            .signature: #"jwt.Parse verifies the signature: never log in from `parser.ParseUnverified(token, claims)`."#,
+            .signature: #"Parse verifies the signature: never log in from `parser.ParseUnverified(token, claims)`."#,
             .keyID:
                 #"In the keyFunc, return the provider's key the kid names and an error for any other: `kid, _ := t.Header["kid"].(string); key, ok := keys[kid]; if !ok { return nil, errUnknownKey }`."#,
-            .algorithm: #"Add `jwt.WithValidMethods([]string{"RS256"})`, and return only an `*rsa.PublicKey` from the keyFunc."#,
+            .algorithm: #"Pass `jwt.WithValidMethods([]string{"RS256"})`, and return only an `*rsa.PublicKey` from the keyFunc."#,
             .keyHeaders: #"The keyFunc must take keys only from the provider's set, never from `t.Header["jwk"]`, jku, x5u or x5c."#,
-            .encoding: #"v5 refuses padding unless `jwt.WithPaddingAllowed()`; add `jwt.WithStrictDecoding()` to refuse non-zero unused bits."#,
-            .emptyClaims: #"Refuse `sub == ""` from `sub, _ := token.Claims.GetSubject()`, and an empty jti likewise."#,
-            .payloadNotObject: #"jwt.Parse refuses a payload that is not an object: read claims only from the `*jwt.Token` it returns."#,
+            .encoding:
+                #"v4 decodes leniently: check each segment with `base64.RawURLEncoding.Strict().DecodeString(seg)` before Parse (v5: `jwt.WithStrictDecoding()`)."#,
+            .emptyClaims: #"Refuse `sub == ""` from `sub, _ := claims["sub"].(string)`, and an empty jti likewise."#,
+            .payloadNotObject: #"Parse refuses a payload that is not an object: read claims only from the `*jwt.Token` it returns."#,
         ])
 
     // ruby-jwt: JWT.decode's options (README).
@@ -77,7 +83,7 @@ extension AuditLibrary {
         "ruby-jwt README, JWT.decode options",
         [
             .goodToken:
-                #"Decode with the provider's set: `JWT.decode(token, nil, true, algorithms: ["RS256"], jwks: JWT::JWK::Set.new(jwks_hash), iss: ISSUER, verify_iss: true, aud: APP_ID, verify_aud: true)`."#,
+                #"Decode with the provider's set, a `{"keys" => [...]}` Hash or a loader that refetches on `options[:kid_not_found]`: `JWT.decode(token, nil, true, algorithms: ["RS256"], jwks: loader, iss: ISSUER, verify_iss: true, aud: APP_ID, verify_aud: true)`."#,
             .expiry: #"JWT.decode refuses a past exp: keep `exp_leeway: 60` at most."#,
             .noExp: #"ruby-jwt checks exp only when present: add `required_claims: ["exp", "iat", "sub"]` to JWT.decode."#,
             .issuedAt:
@@ -87,7 +93,7 @@ extension AuditLibrary {
             .nonce: #"ruby-jwt never reads nonce: after JWT.decode, refuse `payload["nonce"] != expected_nonce`."#,
             .signature: #"JWT.decode verifies when its third argument is true: never `JWT.decode(token, nil, false)`."#,
             .keyID:
-                #"Pass `jwks:` with the provider's set: ruby-jwt picks the key by kid and refuses a token without one (unless `allow_nil_kid: true`)."#,
+                #"Pass `jwks:` with the provider's set: ruby-jwt picks the key by kid and refuses a token without one."#,
             .algorithm: #"Pass `algorithms: ["RS256"]`, never the header's alg."#,
             .keyHeaders: #"Take keys only from `jwks:`; never pass `x5c:` or a block reading the header's jwk or jku."#,
             .emptyClaims: #"`required_claims` refuses only a missing claim: refuse `payload["sub"].to_s.empty? || payload["jti"].to_s.empty?`."#,
@@ -104,7 +110,7 @@ extension AuditLibrary {
             .noExp:
                 #"exp is required by default: restore it with `v.set_required_spec_claims(&["exp", "iss", "aud", "sub"])` and `validate_exp = true`."#,
             .issuedAt:
-                #"jsonwebtoken does not judge iat: put `iat: u64` in your Claims struct (serde then requires it) and refuse `now - claims.iat > 3600`."#,
+                #"jsonwebtoken does not judge iat: put `iat: u64` in your Claims struct (serde then requires it) and refuse `now.saturating_sub(claims.iat) > 3600 || claims.iat > now + 60`."#,
             .audience: #"Call `v.set_audience(&[APP_ID])`; a list holding it passes, so type `aud: String` in your Claims struct to refuse a list."#,
             .issuer: #"Call `v.set_issuer(&[ISSUER])`: compared exactly."#,
             .nonce: #"jsonwebtoken never reads nonce: put `nonce: String` in your Claims and refuse `claims.nonce != expected_nonce`."#,

@@ -4,7 +4,7 @@ extension AuditLibrary {
     package static let pythonNonce =
         #"compare it after decoding, `hmac.compare_digest(claims.get("nonce", ""), expected_nonce)` (for a raw nonce, `hashlib.sha256(raw.encode()).hexdigest()`)"#
     package static let pythonEncoding =
-        #"refuse the token before decoding unless `re.fullmatch(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+", token)`"#
+        #"refuse a token unless its 3 segments survive a round trip: `all(base64.urlsafe_b64encode(base64.urlsafe_b64decode(s + "==")).rstrip(b"=").decode() == s for s in token.split("."))`"#
     package static let pythonSize = #"refuse `len(token) > 8192` before decoding"#
     package static let pythonEmpty = #"refuse an empty one after decoding, `if not claims.get("sub") or not claims.get("jti"): raise ...`"#
 
@@ -62,7 +62,7 @@ extension AuditLibrary {
             .signature:
                 #"decode raises BadSignatureError on a bad signature: use only the claims `jwt.decode(...)` returns, never a payload decoded by hand."#,
             .keyID:
-                #"Pass the provider's set, `JsonWebKey.import_key_set(requests.get(JWKS_URL).json())`: decode picks the key by kid and refuses one the set lacks."#,
+                #"Pass the provider's set, `JsonWebKey.import_key_set(requests.get(JWKS_URL).json())`: decode picks the key by kid and refuses one the set lacks, but takes a set's only key for a token without kid: refuse `"kid" not in claims.header`."#,
             .algorithm: #"Use `JsonWebToken(["RS256"])`, not the module's `authlib.jose.jwt`, which also takes HS256 and the other algorithms."#,
             .keyHeaders:
                 #"Pass the provider's key set, not a key function reading `header["jwk"]`, `jku` or `x5u`: `jwt.decode(token, JsonWebKey.import_key_set(jwks))`."#,
@@ -119,11 +119,14 @@ extension AuditLibrary {
             .issuer: #"Add `iss={"essential": True, "value": ISSUER}` to the registry: compared exactly."#,
             .nonce: #"Add `nonce={"essential": True, "value": expected_nonce}` to the JWTClaimsRegistry (SHA-256 hex of a raw nonce)."#,
             .signature: #"jwt.decode raises BadSignatureError: log in only from the `token.claims` it returns."#,
-            .keyID: #"Pass the provider's set, `KeySet.import_key_set(requests.get(JWKS_URL).json())`: decode takes the key its kid names."#,
+            .keyID:
+                #"Pass the provider's set, `KeySet.import_key_set(requests.get(JWKS_URL).json())`: decode takes the key its kid names, but a set's only key for a token without kid: refuse `"kid" not in token.header`."#,
             .algorithm: #"Pass `algorithms=["RS256"]` to jwt.decode, never the header's alg."#,
             .keyHeaders:
                 #"Pass the provider's set, `jwt.decode(value, KeySet.import_key_set(jwks), ...)`, never a key built from the header's jwk, jku, x5u or x5c."#,
             .typ: #"joserfc does not check typ here: refuse unless `token.header.get("typ") == "JWT"`."#,
+            .duplicateClaim:
+                #"Pass `decoder_cls=` a `json.JSONDecoder` subclass whose `object_pairs_hook` refuses a name given twice: `jwt.decode(value, keys, algorithms=["RS256"], decoder_cls=StrictDecoder)`."#,
             .hugeToken: "joserfc has no size limit here: " + pythonSize + ".",
             .emptyClaims:
                 #"Name them in the registry, `sub={"essential": True}, jti={"essential": True}`: a claim with an option is refused when blank."#,

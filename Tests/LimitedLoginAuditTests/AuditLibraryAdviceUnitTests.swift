@@ -46,6 +46,11 @@ struct AuditLibraryAdviceUnitTests {
             (.jsonwebtokenRust, .noExp, ["set_required_spec_claims"]), (.erlangJose, .algNone, ["verify_strict"]),
             (.pythonSocialAuth, .wrongNonce, ["validate_claims"]), (.djangoAllauth, .noExp, [#""require": ["exp""#]),
             (.limitedLoginHummingbird, .wrongNonce, [".sha256OfRawNonce"]), (.limitedLoginVapor, .algNone, ["app.limitedLogin.authenticator()"]),
+            // What the backends of Tests/Interop/language_backends needed beyond the first wording (the versions Debian ships).
+            (.joseNode, .noExp, ["typeof payload.exp !== 'number'"]), (.golangJWT, .noExp, ["claims.VerifyExpiresAt("]),
+            (.golangJWT, .nonCanonicalBase64URL, ["RawURLEncoding.Strict()"]), (.goOIDC, .missingKid, [#"KeyID == """#]),
+            (.authlib, .missingKid, [#""kid" not in claims.header"#]), (.joserfc, .duplicateClaim, ["decoder_cls="]),
+            (.authlib, .nonCanonicalBase64URL, ["urlsafe_b64encode(base64.urlsafe_b64decode("]), (.rubyJWT, .valid, ["kid_not_found"]),
         ]
         for (library, auditCase, needles) in facts {
             let text = library.advice(for: auditCase)?.text ?? ""
@@ -61,10 +66,10 @@ struct AuditLibraryAdviceUnitTests {
         }
         #expect(AuditLibrary.allCases.count == 15)
         #expect(AuditLibrary.pyjwt.advice(for: .typNotJWT) != nil)
-        #expect(AuditLibrary.goOIDC.advice(for: .duplicateClaim) == nil)
+        #expect(AuditLibrary.erlangJose.advice(for: .duplicateClaim) == nil)
         #expect(
-            AuditLibrary.goOIDC.adviceLine(caseName: "duplicate-claim", generic: AuditCase.duplicateClaim.advice)
-                == "nothing specific to go-oidc: a backend should " + AuditCase.duplicateClaim.advice)
+            AuditLibrary.erlangJose.adviceLine(caseName: "duplicate-claim", generic: AuditCase.duplicateClaim.advice)
+                == "nothing specific to erlang-jose: a backend should " + AuditCase.duplicateClaim.advice)
         // A resilience row is no AuditCase: the row's own advice stands.
         #expect(
             AuditLibrary.pyjwt.adviceLine(caseName: "keys-500:after", generic: "refetch") == "nothing specific to pyjwt: a backend should refetch")
