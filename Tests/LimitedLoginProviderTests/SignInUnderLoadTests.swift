@@ -20,7 +20,9 @@ struct SignInUnderLoadTests {
         let page: Page
 
         static func open(port: Int) async throws -> Person {
-            let client = TestClient(host: "127.0.0.1", port: port)
+            // A liveness bound only: the sign-ins wait their turn at the gate, and a busy machine has taken more
+            // than the client's default 15 s over one of them (a read timeout, not a refusal).
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(600)))
             client.connect()
             let response = try await client.get(dialogPath())
             let body = String(buffer: response.body ?? ByteBuffer())
