@@ -62,7 +62,7 @@ extension AuditLibrary {
             .noExp:
                 #"golang-jwt checks exp only when present: after Parse, refuse `!claims.VerifyExpiresAt(time.Now().Unix(), true)` (v5: `jwt.WithExpirationRequired()`)."#,
             .issuedAt:
-                #"Refuse `!claims.VerifyIssuedAt(now.Unix(), true)` (iat required, not ahead) and an iat over an hour old, `iat, _ := claims["iat"].(float64)` (v5: `jwt.WithIssuedAt()`, `GetIssuedAt()`)."#,
+                #"Refuse `!claims.VerifyIssuedAt(now.Add(time.Minute).Unix(), true)` (iat required, a minute ahead at most) and an iat over an hour old, from `claims["iat"].(float64)` (v5: `jwt.WithIssuedAt()`)."#,
             .audience:
                 #"Refuse `!claims.VerifyAudience(APP_ID, true)`; a list holding it passes, so also `_, one := claims["aud"].(string)` and refuse `!one` (v5: `jwt.WithAudience(APP_ID)`, `GetAudience()`)."#,
             .issuer: #"Refuse `!claims.VerifyIssuer(ISSUER, true)`: compared exactly (v5: `jwt.WithIssuer(ISSUER)`)."#,
@@ -87,7 +87,7 @@ extension AuditLibrary {
             .expiry: #"JWT.decode refuses a past exp: keep `exp_leeway: 60` at most."#,
             .noExp: #"ruby-jwt checks exp only when present: add `required_claims: ["exp", "iat", "sub"]` to JWT.decode."#,
             .issuedAt:
-                #"Add `verify_iat: true` (refuses an iat in the future) with `required_claims: ["iat"]`, and refuse `Time.now.to_i - payload["iat"] > 3600`."#,
+                #"Require it, `required_claims: ["iat"]`, and refuse `!(Time.now.to_i - payload["iat"]).between?(-60, 3600)` (2.5's `verify_iat: true` allows no clock skew)."#,
             .audience: #"Add `aud: APP_ID, verify_aud: true`; a list holding it passes, so also refuse `!payload["aud"].is_a?(String)`."#,
             .issuer: #"Add `iss: ISSUER, verify_iss: true` with a String, compared exactly (a Regexp or Proc can match a prefix)."#,
             .nonce: #"ruby-jwt never reads nonce: after JWT.decode, refuse `payload["nonce"] != expected_nonce`."#,

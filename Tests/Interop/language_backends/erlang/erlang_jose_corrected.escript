@@ -60,22 +60,23 @@ key(Kid) ->
     receive {Ref, Answer} -> Answer after 15000 -> error(key_cache_timeout) end.
 
 start_key_cache(URL) ->
-    register(key_cache, spawn_link(fun() -> key_cache(URL, #{}, undefined) end)).
+    register(key_cache, spawn_link(fun() -> key_cache(URL, #{}, undefined, undefined) end)).
 
-%% Holds the set as #{Kid => JWK} and when it was fetched; one request at a time.
-key_cache(URL, Keys, FetchedAt) ->
+%% Holds the set as #{Kid => JWK}, when it was fetched and when a fetch was last tried (failed or not): one
+%% request at a time, and a fetch at most every ?COOLDOWN seconds, also while the provider is down.
+key_cache(URL, Keys, FetchedAt, TriedAt) ->
     receive
         {key, Kid, From, Ref} ->
             Now = erlang:monotonic_time(second),
-            Age = case FetchedAt of undefined -> infinity; _ -> Now - FetchedAt end,
-            Stale = Age > ?MAX_SET_AGE orelse (not maps:is_key(Kid, Keys) andalso Age > ?COOLDOWN),
-            {Keys1, FetchedAt1} =
-                case Stale of
-                    true -> try {fetch_keys(URL), Now} catch _:_ -> {Keys, FetchedAt} end; % keep the last good set
-                    false -> {Keys, FetchedAt}
+            Since = fun(undefined) -> infinity; (Time) -> Now - Time end,
+            Wanted = Since(FetchedAt) > ?MAX_SET_AGE orelse not maps:is_key(Kid, Keys),
+            {Keys1, FetchedAt1, TriedAt1} =
+                case Wanted andalso Since(TriedAt) > ?COOLDOWN of
+                    true -> try {fetch_keys(URL), Now, Now} catch _:_ -> {Keys, FetchedAt, Now} end; % keep the last good set
+                    false -> {Keys, FetchedAt, TriedAt}
                 end,
             From ! {Ref, maps:find(Kid, Keys1)},
-            key_cache(URL, Keys1, FetchedAt1)
+            key_cache(URL, Keys1, FetchedAt1, TriedAt1)
     end.
 
 %% The provider's set as #{Kid => JWK}; an error when it cannot be had or holds no key.

@@ -67,4 +67,5 @@ func newVerifier(ctx context.Context, providerURL, appID string) (verifyFunc, er
 		return idToken.Subject, nil
 	}, nil
 }
+
 // recipe:end

@@ -2,7 +2,7 @@
 // asks for, the library's own option and MapClaims methods first, then short hand checks after Parse:
 //   - jwt.WithValidMethods([]string{"RS256"}) (rs512-same-key: the naive Keyfunc's *SigningMethodRSA check
 //     lets RS384/RS512 through), and a Keyfunc that refuses a token without kid at once;
-//   - claims.VerifyExpiresAt(now, true) and claims.VerifyIssuedAt(now, true): exp and iat required (no-exp,
+//   - claims.VerifyExpiresAt(now, true) and claims.VerifyIssuedAt(now + 1 min, true): exp and iat required (no-exp,
 //     the naive hole: Parse checks exp only when present; no-iat), plus iat at most an hour old (too-old);
 //   - aud a single string naming the app (audience-list: VerifyAudience accepts a list holding it), iss
 //     exactly the provider (VerifyIssuer, as the naive one), sub and jti non-empty (empty-sub, empty-jti);
@@ -55,7 +55,7 @@ func newVerifier(ctx context.Context, providerURL, appID string) (verifyFunc, er
 		jti, _ := claims["jti"].(string)
 		nonce, _ := claims["nonce"].(string)
 		switch {
-		case !claims.VerifyExpiresAt(now.Unix(), true) || !claims.VerifyIssuedAt(now.Unix(), true) || now.Sub(time.Unix(int64(iat), 0)) > time.Hour:
+		case !claims.VerifyExpiresAt(now.Unix(), true) || !claims.VerifyIssuedAt(now.Add(time.Minute).Unix(), true) || now.Sub(time.Unix(int64(iat), 0)) > time.Hour:
 			return "", errors.New("exp and iat required, iat at most an hour old")
 		case !oneAudience || !claims.VerifyAudience(appID, true) || !claims.VerifyIssuer(providerURL, true) || sub == "" || jti == "":
 			return "", errors.New("aud the app alone, iss the provider, sub and jti non-empty")
@@ -67,6 +67,7 @@ func newVerifier(ctx context.Context, providerURL, appID string) (verifyFunc, er
 		return sub, nil
 	}, nil
 }
+
 // recipe:end
 
 // strictSegments refuses a token over 8 KiB, one not made of three strict base64url segments (no padding,

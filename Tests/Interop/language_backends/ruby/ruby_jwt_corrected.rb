@@ -1,8 +1,8 @@
 # ruby-jwt-corrected: ruby-jwt-naive (the `jwt` gem's README recipe) plus what it takes to refuse every bad
 # token the audit sends (`limited-login audit --library ruby-jwt`). Over the naive backend it adds:
-# - JWT.decode's own options: `required_claims: %w[exp iat sub]` (no-exp, no-iat) and `verify_iat: true`
-#   (issued-in-future; the gem has no iat leeway);
-# - hand checks after JWT.decode, where the gem has no option: iat at most an hour old (too-old), aud a single
+# - JWT.decode's own options: `required_claims: %w[exp iat sub]` (no-exp, no-iat);
+# - hand checks after JWT.decode, where the gem has no option: iat at most an hour old (too-old) and at most a
+#   minute ahead (issued-in-future; the gem's `verify_iat` allows no clock skew at all), aud a single
 #   String (audience-list: a list holding the app passes `verify_aud`), sub and jti not empty (empty-sub,
 #   empty-jti), no `crit` (crit-header: the gem ignores it), typ absent or JWT (typ-not-jwt), no name twice in the
 #   payload (duplicate-claim: JSON.parse keeps the last);
@@ -20,6 +20,7 @@ require_relative 'serve'
 
 MAX_TOKEN_BYTES = 8192 # a Limited Login ID token is about 1 KB
 MAX_AGE = 3600         # seconds since iat, as Facebook's SDK allows
+LEEWAY = 60            # seconds an iat may be ahead of this clock
 COOLDOWN = 30          # seconds between refetches for an unknown kid
 MAX_SET_AGE = 3600     # seconds a fetched key set is trusted
 
@@ -73,9 +74,10 @@ Serve.serve(options[:port]) do |token, nonce|
                                { algorithms: ['RS256'], jwks: jwk_loader,
                                  aud: options[:app_id], verify_aud: true,
                                  iss: issuer, verify_iss: true,
-                                 verify_iat: true, required_claims: %w[exp iat sub] })
+                                 required_claims: %w[exp iat sub] })
   raise JWT::InvalidAudError, 'aud is not one string' unless payload['aud'].is_a?(String)
-  raise JWT::InvalidIatError, 'token too old' if Time.now.to_i - payload['iat'] > MAX_AGE
+  iat = payload['iat']
+  raise JWT::InvalidIatError, 'iat over an hour ago or ahead' unless iat.is_a?(Numeric) && (Time.now.to_i - iat).between?(-LEEWAY, MAX_AGE)
   raise JWT::DecodeError, 'empty sub or jti' if payload['sub'].to_s.empty? || payload['jti'].to_s.empty?
   raise JWT::DecodeError, 'crit is not supported' if header.key?('crit')
   raise JWT::DecodeError, 'typ is not JWT' unless header.fetch('typ', 'JWT') == 'JWT'
