@@ -245,11 +245,22 @@ struct SignInLimitTests {
         let configuration = Self.configuration(Self.countingLimits(perAccount: 1, perAddress: 1000), store: location)
         try await withProvider(configuration) { _, firstProvider in
             try await withProvider(configuration) { _, secondProvider in
-                // A lease of 6 s, renewed every 2 s, and a check of 9 s: without renewal the place would lapse at 6 s.
+                // A lease of 6 s, renewed every 2 s. While the check runs, the clock moves past the lease: only a
+                // renewal (read at the moved time) keeps the place. The test waits for that renewal itself.
+                let account = SignInThrottle.accountKey(email: "alice@example.com")
+                @Sendable func expiry() async throws -> Int64 {
+                    try await firstProvider.store.db.select().column("expires_at").from("ll_sign_in_checks")
+                        .where("attempt_key", .equal, account).first().map { try $0.decode(column: "expires_at", as: Int64.self) } ?? 0
+                }
                 var throttle = SignInThrottle(store: firstProvider.store, limits: configuration.signInLimits, gate: SignInCheckGate())
                 throttle.placeLease = 6
                 let outcome = try await throttle.signIn(email: "alice@example.com", address: "192.0.2.1") {
-                    try await Task.sleep(for: .seconds(9))
+                    let moved = try await ProviderTime.$clock.withValue(firstProvider.services.clock) {
+                        try await AdminOperations(services: firstProvider.services).moveClock(.advance(seconds: 7))
+                    }
+                    let deadline = ContinuousClock.now + .seconds(120)  // liveness only: a renewal comes every 2 s
+                    while try await expiry() <= moved.now, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                    #expect(try await expiry() > moved.now, "the place was not renewed after the clock passed its lease")
                     let other = try await secondProvider.store.holdSignInCheck(
                         id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 6)
                     #expect(other == false, "the slow check's place lapsed while it ran")
