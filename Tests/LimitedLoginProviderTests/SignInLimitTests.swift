@@ -131,26 +131,40 @@ struct SignInLimitTests {
         }
     }
 
+    /// Runs `body` against two nodes (providers) on one fresh PostgreSQL database, with the counting limits.
+    static func withTwoNodes(
+        perAccount: Int,
+        _ body:
+            @Sendable (
+                _ first: any TestClientProtocol, _ firstProvider: LimitedLoginProvider, _ second: any TestClientProtocol,
+                _ secondProvider: LimitedLoginProvider
+            ) async throws -> Void
+    ) async throws {
+        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
+        let configuration = Self.configuration(countingLimits(perAccount: perAccount, perAddress: 1000), store: location)
+        try await withProvider(configuration) { first, firstProvider in
+            try await withProvider(configuration) { second, secondProvider in
+                try await body(first, firstProvider, second, secondProvider)
+            }
+        }
+    }
+
     @Test("two nodes on one PostgreSQL database share the count", .enabled(if: PostgresTestDatabase.serverURL != nil))
     func sharedAcrossNodes() async throws {
-        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
-        let configuration = Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000), store: location)
-        try await withProvider(configuration) { first, _ in
-            try await withProvider(configuration) { second, _ in
-                let browser = DialogBrowser(client: first)
-                var page = try await browser.get(dialogPath())
-                for attempt in 1...5 {
-                    page = try await browser.signIn(email: "alice@example.com", password: "one-\(attempt)", on: page)
-                    #expect(page.status == .unauthorized)
-                }
-                let other = DialogBrowser(client: second)
-                var otherPage = try await other.get(dialogPath())
-                for attempt in 1...5 {
-                    otherPage = try await other.signIn(email: "alice@example.com", password: "two-\(attempt)", on: otherPage)
-                    #expect(otherPage.status == .unauthorized)
-                }
-                try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
+        try await Self.withTwoNodes(perAccount: 10) { first, _, second, _ in
+            let browser = DialogBrowser(client: first)
+            var page = try await browser.get(dialogPath())
+            for attempt in 1...5 {
+                page = try await browser.signIn(email: "alice@example.com", password: "one-\(attempt)", on: page)
+                #expect(page.status == .unauthorized)
             }
+            let other = DialogBrowser(client: second)
+            var otherPage = try await other.get(dialogPath())
+            for attempt in 1...5 {
+                otherPage = try await other.signIn(email: "alice@example.com", password: "two-\(attempt)", on: otherPage)
+                #expect(otherPage.status == .unauthorized)
+            }
+            try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
         }
     }
 
@@ -184,20 +198,16 @@ struct SignInLimitTests {
         "many wrong passwords at once, spread over two nodes on one PostgreSQL database: no more than the limit are checked",
         .enabled(if: PostgresTestDatabase.serverURL != nil))
     func burstAcrossNodes() async throws {
-        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
-        let configuration = Self.configuration(Self.countingLimits(perAccount: 10, perAddress: 1000), store: location)
-        try await withProvider(configuration) { first, firstProvider in
-            try await withProvider(configuration) { second, _ in
-                // Forty browsers, half on each node, all guessing Alice's password at once.
-                let statuses = try await Self.guessAtOnce(on: (0..<40).map { $0 % 2 == 0 ? first : second })
-                #expect(statuses.filter { $0 == .unauthorized }.count == 10)
-                #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
-                // Every place was given back: none is left in the store.
-                let held = try await firstProvider.store.holdSignInCheck(
-                    id: "probe", places: [.init(key: SignInThrottle.accountKey(email: "nobody@example.com"), failures: 0, limit: 1)],
-                    window: 60, lease: 20)
-                #expect(held)
-            }
+        try await Self.withTwoNodes(perAccount: 10) { first, firstProvider, second, _ in
+            // Forty browsers, half on each node, all guessing Alice's password at once.
+            let statuses = try await Self.guessAtOnce(on: (0..<40).map { $0 % 2 == 0 ? first : second })
+            #expect(statuses.filter { $0 == .unauthorized }.count == 10)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 30)
+            // Every place was given back: none is left in the store.
+            let held = try await firstProvider.store.holdSignInCheck(
+                id: "probe", places: [.init(key: SignInThrottle.accountKey(email: "nobody@example.com"), failures: 0, limit: 1)],
+                window: 60, lease: 20)
+            #expect(held)
         }
     }
 
@@ -210,30 +220,26 @@ struct SignInLimitTests {
         "a node that dies mid-check holds the cluster's sign-ins back for one lease, not longer",
         .enabled(if: PostgresTestDatabase.serverURL != nil))
     func deadNodesPlaceLapses() async throws {
-        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
-        let configuration = Self.configuration(Self.countingLimits(perAccount: 1, perAddress: 1000), store: location)
         let lease = SignInThrottle.defaultPlaceLease
-        try await withProvider(configuration) { _, firstProvider in
-            try await withProvider(configuration) { second, secondProvider in
-                // The first node takes Alice's only place for a check, then dies: it neither gives it back nor renews it.
-                #expect(
-                    try await firstProvider.store.holdSignInCheck(id: "dead-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
-                #expect(
-                    try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease)
-                        == false)
-                // One lease later by the cluster's clock (moved past it), the place has lapsed: the store reads the
-                // provider's clock, also where no request's clock is set (as in the transaction's own task).
-                _ = try await ProviderTime.$clock.withValue(secondProvider.services.clock) {
-                    try await AdminOperations(services: secondProvider.services).moveClock(.advance(seconds: lease + 1))
-                }
-                #expect(try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
-                try await secondProvider.store.releaseSignInCheck(id: "probe")
-                // And Alice's guess is checked, then the next refused.
-                let browser = DialogBrowser(client: second)
-                let page = try await browser.signIn(email: "alice@example.com", password: "guess", on: try await browser.get(dialogPath()))
-                #expect(page.status == .unauthorized)
-                try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
+        try await Self.withTwoNodes(perAccount: 1) { _, firstProvider, second, secondProvider in
+            // The first node takes Alice's only place for a check, then dies: it neither gives it back nor renews it.
+            #expect(
+                try await firstProvider.store.holdSignInCheck(id: "dead-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
+            #expect(
+                try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease)
+                    == false)
+            // One lease later by the cluster's clock (moved past it), the place has lapsed: the store reads the
+            // provider's clock, also where no request's clock is set (as in the transaction's own task).
+            _ = try await ProviderTime.$clock.withValue(secondProvider.services.clock) {
+                try await AdminOperations(services: secondProvider.services).moveClock(.advance(seconds: lease + 1))
             }
+            #expect(try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
+            try await secondProvider.store.releaseSignInCheck(id: "probe")
+            // And Alice's guess is checked, then the next refused.
+            let browser = DialogBrowser(client: second)
+            let page = try await browser.signIn(email: "alice@example.com", password: "guess", on: try await browser.get(dialogPath()))
+            #expect(page.status == .unauthorized)
+            try Self.expectRefused(try await browser.signIn(email: "alice@example.com", password: "alice-pass", on: page))
         }
     }
 
@@ -241,35 +247,32 @@ struct SignInLimitTests {
         "a check that outlasts its lease keeps its place: the node renews it while the check runs",
         .enabled(if: PostgresTestDatabase.serverURL != nil))
     func slowCheckKeepsItsPlace() async throws {
-        let location = StoreLocation.postgres(url: try await PostgresTestDatabase.create())
-        let configuration = Self.configuration(Self.countingLimits(perAccount: 1, perAddress: 1000), store: location)
-        try await withProvider(configuration) { _, firstProvider in
-            try await withProvider(configuration) { _, secondProvider in
-                // A lease of 6 s, renewed every 2 s. While the check runs, the clock moves past the lease: only a
-                // renewal (read at the moved time) keeps the place. The test waits for that renewal itself.
-                let account = SignInThrottle.accountKey(email: "alice@example.com")
-                @Sendable func expiry() async throws -> Int64 {
-                    try await firstProvider.store.db.select().column("expires_at").from("ll_sign_in_checks")
-                        .where("attempt_key", .equal, account).first().map { try $0.decode(column: "expires_at", as: Int64.self) } ?? 0
-                }
-                var throttle = SignInThrottle(store: firstProvider.store, limits: configuration.signInLimits, gate: SignInCheckGate())
-                throttle.placeLease = 6
-                let outcome = try await throttle.signIn(email: "alice@example.com", address: "192.0.2.1") {
-                    let moved = try await ProviderTime.$clock.withValue(firstProvider.services.clock) {
-                        try await AdminOperations(services: firstProvider.services).moveClock(.advance(seconds: 7))
-                    }
-                    let deadline = ContinuousClock.now + .seconds(120)  // liveness only: a renewal comes every 2 s
-                    while try await expiry() <= moved.now, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-                    #expect(try await expiry() > moved.now, "the place was not renewed after the clock passed its lease")
-                    let other = try await secondProvider.store.holdSignInCheck(
-                        id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 6)
-                    #expect(other == false, "the slow check's place lapsed while it ran")
-                    return false
-                }
-                #expect(outcome == .failed)
-                // Once the check is over its place is given back (and its failure counted, which now fills the limit).
-                #expect(try await secondProvider.store.holdSignInCheck(id: "after", places: [Self.alicesPlace(limit: 2)], window: 60, lease: 6))
+        try await Self.withTwoNodes(perAccount: 1) { _, firstProvider, _, secondProvider in
+            // A lease of 6 s, renewed every 2 s. While the check runs, the clock moves past the lease: only a
+            // renewal (read at the moved time) keeps the place. The test waits for that renewal itself.
+            let account = SignInThrottle.accountKey(email: "alice@example.com")
+            @Sendable func expiry() async throws -> Int64 {
+                try await firstProvider.store.db.select().column("expires_at").from("ll_sign_in_checks")
+                    .where("attempt_key", .equal, account).first().map { try $0.decode(column: "expires_at", as: Int64.self) } ?? 0
             }
+            var throttle = SignInThrottle(
+                store: firstProvider.store, limits: Self.countingLimits(perAccount: 1, perAddress: 1000), gate: SignInCheckGate())
+            throttle.placeLease = 6
+            let outcome = try await throttle.signIn(email: "alice@example.com", address: "192.0.2.1") {
+                let moved = try await ProviderTime.$clock.withValue(firstProvider.services.clock) {
+                    try await AdminOperations(services: firstProvider.services).moveClock(.advance(seconds: 7))
+                }
+                let deadline = ContinuousClock.now + .seconds(120)  // liveness only: a renewal comes every 2 s
+                while try await expiry() <= moved.now, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                #expect(try await expiry() > moved.now, "the place was not renewed after the clock passed its lease")
+                let other = try await secondProvider.store.holdSignInCheck(
+                    id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 6)
+                #expect(other == false, "the slow check's place lapsed while it ran")
+                return false
+            }
+            #expect(outcome == .failed)
+            // Once the check is over its place is given back (and its failure counted, which now fills the limit).
+            #expect(try await secondProvider.store.holdSignInCheck(id: "after", places: [Self.alicesPlace(limit: 2)], window: 60, lease: 6))
         }
     }
 
