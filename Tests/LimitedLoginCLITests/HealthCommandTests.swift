@@ -7,15 +7,19 @@ import Testing
 /// provider answers /health with 200, one line and exit 1 otherwise (nothing there, a 503, a wrong port).
 @Suite("CLI: health")
 struct HealthCommandTests {
+    /// `--timeout` for the checks that expect an answer: a liveness bound (the default 5 s ran out once on a
+    /// loaded run, "no answer in time" from a loopback server answering 503).
+    static let liveness = "300"
+
     @Test("a running provider is healthy (exit 0, one line; nothing with --quiet)")
     func healthy() async throws {
         let folder = try temporaryFolder("limited-login-health")
         let server = try await ServerProcess.start(["--port", "0", "--database", ":memory:"], directory: folder)
         defer { Task { await server.stop() } }
-        let result = try await CLIProcess.run(["health", "--provider", server.baseURL])
+        let result = try await CLIProcess.run(["health", "--provider", server.baseURL, "--timeout", Self.liveness])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "healthy: \(server.baseURL)/health answered 200\n")
-        let quiet = try await CLIProcess.run(["health", "-q"], environment: ["LIMITED_LOGIN_PROVIDER": server.baseURL])
+        let quiet = try await CLIProcess.run(["health", "-q", "--timeout", Self.liveness], environment: ["LIMITED_LOGIN_PROVIDER": server.baseURL])
         #expect(quiet.status == 0 && quiet.output.isEmpty && quiet.error.isEmpty)
     }
 
@@ -41,7 +45,7 @@ struct HealthCommandTests {
                 body: .init(byteBuffer: ByteBuffer(string: #"{"status":"unavailable"}"#)))
         }
         try await withLoopbackServer(router) { port in
-            let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)"])
+            let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)", "--timeout", Self.liveness])
             #expect(result.status == 1)
             #expect(
                 result.error
@@ -49,7 +53,7 @@ struct HealthCommandTests {
             )
         }
         try await withLoopbackServer(Router()) { port in
-            let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)"])
+            let result = try await CLIProcess.run(["health", "--provider", "http://127.0.0.1:\(port)", "--timeout", Self.liveness])
             #expect(result.status == 1)
             #expect(result.error == "limited-login health: http://127.0.0.1:\(port)/health: HTTP 404\n")
         }
