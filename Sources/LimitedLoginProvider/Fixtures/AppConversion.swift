@@ -13,14 +13,6 @@ extension ProviderFixtures.App {
             dataDeletionCallbackURL: app.dataDeletionCallbackURL, mode: app.mode == .development ? AppMode.development.rawValue : nil
         )
     }
-
-    /// The shape as JSON, as the admin API answers it (`redirect_uris` always written).
-    var json: JSONValue {
-        var app = self
-        if app.redirectURIs == nil { app.redirectURIs = [] }
-        guard let data = try? JSONEncoder().encode(app), let value = try? StrictJSONParser().parse(Array(data)) else { return .object([:]) }
-        return value
-    }
 }
 
 extension AppRecord {

@@ -50,8 +50,15 @@ public struct CodableJSONValue: Sendable, Equatable, Codable {
             var single = encoder.singleValueContainer()
             try single.encode(bool)
         case .number(let number):
+            // As JSONSerializer writes numbers: a whole number as an integer, no spelling for NaN or infinity.
             var single = encoder.singleValueContainer()
-            try single.encode(number)
+            if !number.isFinite {
+                try single.encodeNil()
+            } else if number.rounded(.towardZero) == number, abs(number) < 9.007_199_254_740_992e15 {
+                try single.encode(Int64(number))
+            } else {
+                try single.encode(number)
+            }
         case .string(let string):
             var single = encoder.singleValueContainer()
             try single.encode(string)

@@ -17,12 +17,6 @@ extension ProviderFixtures.User {
         gamingName = user.gamingName
         self.apps = apps
     }
-
-    /// The shape as JSON, as the admin API answers it.
-    var json: JSONValue {
-        guard let data = try? JSONEncoder().encode(self), let value = try? StrictJSONParser().parse(Array(data)) else { return .object([:]) }
-        return value
-    }
 }
 
 extension TestUserRecord {

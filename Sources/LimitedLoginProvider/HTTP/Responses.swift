@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import LimitedLoginCore
@@ -50,6 +51,13 @@ enum Responses {
     /// A JSON document.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {
         jsonBytes(JSONSerializer.serialize(value), status: status, cacheControl: cacheControl)
+    }
+
+    /// A JSON document from a Codable answer (the admin API's models), its keys sorted.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return jsonBytes(Array(try encoder.encode(value)), status: status, cacheControl: cacheControl)
     }
 
     static func jsonBytes(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, cacheControl: String = "no-store") -> Response {

@@ -12,10 +12,6 @@ import LimitedLoginJOSE
 struct AdminAppRoleController: Sendable {
     let services: ProviderServices
 
-    /// A role as the answers show it: `{"user_id", "role"}`.
-    static func json(role: (userID: String, role: AppRole)) -> JSONValue {
-        .object(["user_id": .string(role.userID), "role": .string(role.role.rawValue)])
-    }
     var operations: AdminOperations { AdminOperations(services: services) }
 
     private struct RoleBody: Decodable { var role: String }
@@ -23,14 +19,14 @@ struct AdminAppRoleController: Sendable {
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/apps/:id/roles") { _, context in
             let roles = try await operations.roles(appID: context.parameters.get("id") ?? "")
-            return Responses.json(.object(["roles": .array(roles.map(Self.json(role:)))]))
+            return try Responses.json(["roles": roles.map { AdminRole(userID: $0.userID, role: $0.role) }])
         }
         router.put("/_admin/apps/:id/roles/:user") { request, context in
             let body = try await AdminJSONBody.decode(
                 RoleBody.self, accepting: ["role"], from: request, limit: services.configuration.maximumBodySize)
             let role = try await operations.setRole(
                 appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "", role: body.role)
-            return Responses.json(Self.json(role: role))
+            return try Responses.json(AdminRole(userID: role.userID, role: role.role))
         }
         router.delete("/_admin/apps/:id/roles/:user") { _, context in
             try await operations.removeRole(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
@@ -39,7 +35,7 @@ struct AdminAppRoleController: Sendable {
         // An app's test users: a new app has none; these add an existing user to it, or take one off.
         router.get("/_admin/apps/:id/test-users") { _, context in
             let users = try await operations.testUsers(appID: context.parameters.get("id") ?? "")
-            return Responses.json(.object(["test_users": .array(users.map(JSONValue.string))]))
+            return try Responses.json(["test_users": users])
         }
         router.put("/_admin/apps/:id/test-users/:user") { _, context in
             let id = try await operations.addTestUser(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")

@@ -10,21 +10,11 @@ struct AdminClockController: Sendable {
     var operations: AdminOperations { AdminOperations(services: services) }
 
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
-        router.get("/_admin/clock") { _, _ in Responses.json(Self.json(operations.clockState())) }
+        router.get("/_admin/clock") { _, _ in try Responses.json(operations.clockState()) }
         router.post("/_admin/clock") { request, _ in
             let (move, force) = try Self.move(try await AdminJSONBody.object(request, limit: services.configuration.maximumBodySize))
-            return Responses.json(Self.json(try await operations.moveClock(move, force: force)))
+            return try Responses.json(try await operations.moveClock(move, force: force))
         }
-    }
-
-    /// `{"now", "iso8601", "offset", "system_now", "latest_issued_at"?}`.
-    static func json(_ clock: ClockState) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "now": .number(Double(clock.now)), "iso8601": .string(AdminOperations.iso8601(clock.now)), "offset": .number(Double(clock.offset)),
-            "system_now": .number(Double(clock.systemNow)),
-        ]
-        if let latest = clock.latestIssuedAt { object["latest_issued_at"] = .number(Double(latest)) }
-        return .object(JSONObject(object))
     }
 
     /// `{"advance": SECONDS}`, `{"set": EPOCH}` or `{"reset": true}`, and `"force"`.

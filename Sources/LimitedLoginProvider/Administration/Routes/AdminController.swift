@@ -35,19 +35,8 @@ struct AdminController: Sendable {
 
     private var operations: AdminOperations { AdminOperations(services: services) }
 
-    /// A key as `GET /_admin/keys` lists it.
-    static func json(_ key: AdminKey) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "kid": .string(key.record.keyID), "created_at": .number(Double(key.record.createdAt)),
-            "signs_from": .number(Double(key.record.signsFrom)), "signing": .bool(key.signing), "state": .string(key.state),
-        ]
-        if let retiredAt = key.record.retiredAt { object["retired_at"] = .number(Double(retiredAt)) }
-        if let unpublishedAt = key.unpublishedAt { object["unpublished_at"] = .number(Double(unpublishedAt)) }
-        return .object(JSONObject(object))
-    }
-
     private func listKeys() async throws -> Response {
-        Responses.json(.object(["keys": .array(try await operations.keys().map(Self.json))]))
+        try Responses.json(["keys": try await operations.keys()])
     }
 
     /// `POST /_admin/keys/rotate`, a form: `publish_delay` (seconds) and `drop_previous` (true or false).
@@ -66,11 +55,8 @@ struct AdminController: Sendable {
             }
         }
         let record = try await operations.rotateKeys(publishDelay: delay, dropPrevious: dropPrevious)
-        return Responses.json(
-            .object([
-                "kid": .string(record.keyID), "signs_from": .number(Double(record.signsFrom)),
-                "publish_delay": .number(Double(delay)), "dropped_previous": .bool(dropPrevious),
-            ]))
+        return try Responses.json(
+            AdminKeyRotation(kid: record.keyID, signs_from: record.signsFrom, publish_delay: delay, dropped_previous: dropPrevious))
     }
 }
 

@@ -14,24 +14,14 @@ struct AdminCredentialController: Sendable {
     let services: ProviderServices
     var operations: AdminOperations { AdminOperations(services: services) }
 
-    /// A credential as the answers show it (`revoked_at` null while it works; `token` only when made).
-    static func json(_ credential: AdminOperations.CredentialView) -> JSONValue {
-        var object: JSONObject = [
-            "name": .string(credential.name), "apps": .array(credential.apps.map(JSONValue.string)),
-            "created_at": .number(Double(credential.created_at)), "revoked_at": credential.revoked_at.map { .number(Double($0)) } ?? .null,
-        ]
-        if let token = credential.token { object["token"] = .string(token) }
-        return .object(object)
-    }
-
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/credentials") { _, _ in
-            Responses.json(.object(["credentials": .array(try await operations.credentials().map(Self.json))]))
+            try Responses.json(["credentials": try await operations.credentials()])
         }
         router.post("/_admin/credentials") { request, _ in
             let new = try await AdminJSONBody.decode(
                 AdminOperations.NewCredential.self, accepting: ["name", "apps"], from: request, limit: services.configuration.maximumBodySize)
-            return Responses.json(Self.json(try await operations.createCredential(new)), status: .created)
+            return try Responses.json(try await operations.createCredential(new), status: .created)
         }
         router.delete("/_admin/credentials/:name") { _, context in
             // The name is one path segment, percent-encoded when it holds a space.
@@ -49,17 +39,7 @@ struct AdminCredentialController: Sendable {
                 guard let value = Int(text) else { throw AdminError.badRequest("limit must be a number from 1 to \(AdminWriteLog.kept).") }
                 limit = value
             }
-            let entries = try await operations.adminLog(limit: limit)
-            return Responses.json(
-                .object([
-                    "entries": .array(
-                        entries.map {
-                            .object([
-                                "at": .number(Double($0.at / 1_000_000)), "credential": .string($0.credential), "operation": .string($0.operation),
-                                "target": .string($0.target), "node": .string($0.node),
-                            ])
-                        })
-                ]))
+            return try Responses.json(["entries": try await operations.adminLog(limit: limit).map(AdminOperations.LogEntryView.init)])
         }
     }
 }

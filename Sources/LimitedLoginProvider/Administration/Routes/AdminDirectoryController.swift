@@ -10,13 +10,13 @@ struct AdminDirectoryController: Sendable {
 
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/apps") { _, _ in
-            Responses.json(.object(["apps": .array(try await operations.apps().map(\.json))]))
+            try Responses.json(["apps": try await operations.apps()])
         }
         router.post("/_admin/apps") { request, _ in
             let app = try await AdminJSONBody.decode(
                 ProviderFixtures.App.self, accepting: ProviderFixtures.App.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit
             )
-            return Responses.json(try await operations.createApp(app).json, status: .created)
+            return try Responses.json(try await operations.createApp(app), status: .created)
         }
         router.delete("/_admin/apps/:id") { _, context in
             try await operations.deleteApp(id: context.parameters.get("id") ?? "")
@@ -25,25 +25,25 @@ struct AdminDirectoryController: Sendable {
         router.post("/_admin/apps/:id") { request, context in
             let edit = try await AdminJSONBody.decode(
                 AppEdit.self, accepting: AppEdit.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit)
-            return Responses.json(try await operations.editApp(id: context.parameters.get("id") ?? "", edit).json)
+            return try Responses.json(try await operations.editApp(id: context.parameters.get("id") ?? "", edit))
         }
         router.post("/_admin/apps/:id/business") { request, context in
             let move = try await AdminJSONBody.decode(BusinessMove.self, accepting: ["business_id"], from: request, limit: limit)
-            return Responses.json(try await operations.moveApp(id: context.parameters.get("id") ?? "", toBusiness: move.business_id).json)
+            return try Responses.json(try await operations.moveApp(id: context.parameters.get("id") ?? "", toBusiness: move.business_id))
         }
         router.get("/_admin/users") { _, _ in
-            Responses.json(.object(["users": .array(try await operations.users().map(\.fixture.json))]))
+            try Responses.json(["users": try await operations.users().map(\.fixture)])
         }
         router.post("/_admin/users") { request, _ in
             let user = try await AdminJSONBody.decode(
                 ProviderFixtures.User.self, accepting: ProviderFixtures.User.CodingKeys.allCases.map(\.rawValue), from: request, limit: limit
             )
-            return Responses.json(try await operations.createUser(user).fixture.json, status: .created)
+            return try Responses.json(try await operations.createUser(user).fixture, status: .created)
         }
         router.post("/_admin/users/:id") { request, context in
             let changes = try await AdminJSONBody.object(request, limit: limit)
-            return Responses.json(
-                try await operations.editUser(context.parameters.get("id") ?? "", changes: try TestUserChanges(changes)).fixture.json)
+            return try Responses.json(
+                try await operations.editUser(context.parameters.get("id") ?? "", changes: try TestUserChanges(changes)).fixture)
         }
         router.delete("/_admin/users/:id") { _, context in
             let id = try await operations.deleteUser(context.parameters.get("id") ?? "")

@@ -27,7 +27,7 @@ struct AdminGrantController: Sendable {
             do { user = try FormParameters(encoded: request.uri.query ?? "").single("user_id") } catch let error as FormParametersError {
                 throw AdminError.badRequest("The query cannot be read: \(error.description).")
             }
-            return Responses.json(.object(["grants": .array(try await operations.grants(user: user).map(Self.json))]))
+            return try Responses.json(["grants": try await operations.grants(user: user).map(AdminGrant.init)])
         }
         router.delete("/_admin/grants/:app_id/:user_id") { _, context in
             try await operations.uninstall(appID: context.parameters.get("app_id") ?? "", user: context.parameters.get("user_id") ?? "")
@@ -38,7 +38,7 @@ struct AdminGrantController: Sendable {
                 appID: context.parameters.get("app_id") ?? "", user: context.parameters.get("user_id") ?? "",
                 permission: context.parameters.get("permission") ?? ""
             )
-            return Responses.json(Self.json(grant))
+            return try Responses.json(AdminGrant(grant))
         }
         router.post("/_admin/grants/:app_id/:user_id/expire-data-access") { _, context in
             let count = try await operations.expireDataAccess(
@@ -47,14 +47,4 @@ struct AdminGrantController: Sendable {
             return Responses.json(.object(["success": true, "access_tokens": .number(Double(count))]))
         }
     }
-
-    static func json(_ grant: GrantRecord) -> JSONValue {
-        .object([
-            "app_id": .string(grant.appID), "user_id": .string(grant.userID),
-            "granted": .array(grant.granted.map(\.name).sorted().map { .string($0) }),
-            "declined": .array(grant.declined.map(\.name).sorted().map { .string($0) }),
-            "installed": .bool(grant.installed), "updated_at": .number(Double(grant.updatedAt)),
-        ])
-    }
-
 }

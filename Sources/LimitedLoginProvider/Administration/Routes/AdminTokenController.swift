@@ -23,7 +23,7 @@ struct AdminTokenController: Sendable {
         router.post("/_admin/tokens") { request, _ in
             let body = try await AdminJSONBody.object(request, limit: services.configuration.maximumBodySize)
             let mint = try MintRequest(body, now: ProviderTime.now(), idTokenLifetime: services.configuration.lifetimes.idToken)
-            return Responses.json(.object(try await AdminOperations(services: services).mintToken(mint).json), status: .created)
+            return try Responses.json(try await AdminOperations(services: services).mintToken(mint), status: .created)
         }
         router.get("/_admin/tokens/defects") { request, _ in
             Responses.json(
