@@ -10,6 +10,11 @@ import Testing
 /// in, typed answers out, on a real store (SQLite), with no HTTP in between.
 @Suite("Admin operations, called directly")
 struct AdminOperationsTests {
+    /// An edit read as `POST /_admin/users/{id}` reads its body.
+    static func changes(_ body: JSONObject) throws(AdminError) -> TestUserChanges {
+        try AdminJSONBody.decode(TestUserChanges.self, accepting: nil, bytes: JSONSerializer.serialize(.object(body)))
+    }
+
     /// Runs `body` with the operations of a fresh provider, on its clock, as the organisation.
     func withOperations<Value: Sendable>(_ body: @Sendable (AdminOperations) async throws -> Value) async throws -> Value {
         try await withProvider(harnessConfiguration()) { _, provider in
@@ -102,23 +107,23 @@ struct AdminOperationsTests {
         try await withOperations { operations in
             let before = try #require(try await operations.store.userWithPasswordHash(email: "alice@example.com"))
             let edited = try await operations.editUser(
-                "alice@example.com", changes: try TestUserChanges(["last_name": "Jones", "middle_name": nil, "gaming_name": "AJ"]))
+                "alice@example.com", changes: try Self.changes(["last_name": "Jones", "middle_name": nil, "gaming_name": "AJ"]))
             #expect(edited.record.lastName == "Jones" && edited.record.middleName == nil && edited.record.gamingName == "AJ")
             #expect(edited.record.firstName == "Alice" && edited.record.birthday == "04/22/1990" && edited.record.hometown?.name == "Paris")
             let after = try #require(try await operations.store.userWithPasswordHash(email: "alice@example.com"))
             #expect(after.1 == before.1)
             #expect(PasswordHasher.verify("alice-pass", againstUserHash: after.1))
 
-            _ = try await operations.editUser(TestFixtures.alice, changes: try TestUserChanges(["password": "new-pass-1"]))
+            _ = try await operations.editUser(TestFixtures.alice, changes: try Self.changes(["password": "new-pass-1"]))
             let changed = try #require(try await operations.store.userWithPasswordHash(email: "alice@example.com"))
             #expect(
                 PasswordHasher.verify("new-pass-1", againstUserHash: changed.1) && !PasswordHasher.verify("alice-pass", againstUserHash: changed.1))
 
-            _ = try await operations.editUser(TestFixtures.alice, changes: try TestUserChanges(["password": nil]))
+            _ = try await operations.editUser(TestFixtures.alice, changes: try Self.changes(["password": nil]))
             #expect(try await operations.store.userWithPasswordHash(email: "alice@example.com")?.1 == nil)
 
             let apps = try await operations.editUser(
-                TestFixtures.bob, changes: try TestUserChanges(["apps": .array([.string(TestFixtures.otherAppID)])]))
+                TestFixtures.bob, changes: try Self.changes(["apps": .array([.string(TestFixtures.otherAppID)])]))
             #expect(apps.apps == [TestFixtures.otherAppID])
         }
     }
@@ -134,25 +139,35 @@ struct AdminOperationsTests {
             (["hometown": ["id": "1", "name": 2]], "The body does not fit: wrong type at hometown.name."),
         ]
         for (changes, message) in cases {
-            let error = #expect(throws: AdminError.self) { try TestUserChanges(changes) }
+            let error = #expect(throws: AdminError.self) { try Self.changes(changes) }
             #expect(error?.status == .badRequest)
             #expect(error?.message.hasPrefix(message) == true, "\(changes): \(error?.message ?? "no error")")
         }
+        // The console's and the Graph API's edits, made in code, are refused the same way.
+        let blank = ProviderFixtures.User(firstName: "", lastName: "", email: "")
+        let none = #expect(throws: AdminError.self) { try TestUserChanges(setting: [], to: blank) }
+        #expect(none?.message.hasPrefix("Send the fields to change: first_name, middle_name") == true)
+        let id = #expect(throws: AdminError.self) { try TestUserChanges(setting: [.id], to: blank) }
+        #expect(id?.message.hasPrefix("\"id\" cannot be changed here; the fields are first_name,") == true)
+        let array = #expect(throws: AdminError.self) {
+            try AdminJSONBody.decode(TestUserChanges.self, accepting: nil, bytes: Array("[1]".utf8))
+        }
+        #expect(array == .badRequest("The body must be a JSON object."))
     }
 
     @Test("An edit is checked as a new user is; an unknown user is 404")
     func editChecks() async throws {
         try await withOperations { operations in
             let taken = await #expect(throws: AdminError.self) {
-                try await operations.editUser(TestFixtures.alice, changes: try TestUserChanges(["email": "bob@example.com"]))
+                try await operations.editUser(TestFixtures.alice, changes: try Self.changes(["email": "bob@example.com"]))
             }
             #expect(taken == .conflict("Another test user has the email bob@example.com."))
             let missing = await #expect(throws: AdminError.self) {
-                try await operations.editUser("nobody@example.com", changes: try TestUserChanges(["gender": "male"]))
+                try await operations.editUser("nobody@example.com", changes: try Self.changes(["gender": "male"]))
             }
             #expect(missing == .notFound("No test user with ID or email nobody@example.com."))
             let noApp = await #expect(throws: AdminError.self) {
-                try await operations.editUser(TestFixtures.bob, changes: try TestUserChanges(["apps": ["999"]]))
+                try await operations.editUser(TestFixtures.bob, changes: try Self.changes(["apps": ["999"]]))
             }
             #expect(noApp?.message.hasPrefix("The app 999 does not exist") == true)
         }

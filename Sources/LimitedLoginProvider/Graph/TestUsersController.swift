@@ -170,15 +170,18 @@ struct TestUsersController: Sendable {
     private func edit(_ id: String, _ parameters: FormParameters, _ caller: GraphCaller) async throws -> Response {
         guard case .app = caller else { throw Self.appTokenRequired }
         let userID = try await person(id, caller, "post")
-        var changes: JSONObject = [:]
+        var user = ProviderFixtures.User(firstName: "", lastName: "", email: "")
+        var named: [TestUserChanges.Field] = []
         if let name = try single("name", parameters) {
-            let (first, last) = Self.names(name)
-            changes["first_name"] = .string(first)
-            changes["last_name"] = .string(last)
+            (user.firstName, user.lastName) = Self.names(name)
+            named += [.firstName, .lastName]
         }
-        if let password = try single("password", parameters) { changes["password"] = .string(password) }
-        guard !changes.isEmpty else { throw GraphError("(#100) Send name or password to change a test user.", code: 100) }
-        _ = try await AdminOperations(services: services).editUser(userID, changes: try TestUserChanges(changes))
+        if let password = try single("password", parameters) {
+            user.password = password
+            named.append(.password)
+        }
+        guard !named.isEmpty else { throw GraphError("(#100) Send name or password to change a test user.", code: 100) }
+        _ = try await AdminOperations(services: services).editUser(userID, changes: try TestUserChanges(setting: named, to: user))
         return Responses.json(.object(["success": true]))
     }
 

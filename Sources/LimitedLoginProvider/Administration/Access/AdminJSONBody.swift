@@ -44,19 +44,41 @@ enum AdminJSONBody {
         do { buffer = try await request.collectBody(upTo: limit) } catch {
             throw AdminError.badRequest("The body is larger than \(limit) bytes.")
         }
-        // The strict reader first: duplicate names or bad UTF-8 are refused before Foundation reads it.
+        return try decode(type, accepting: accepted, bytes: Array(buffer.readableBytesView))
+    }
+
+    /// The body's bytes, `{}` for an empty body (as ``read(_:limit:)`` takes it); a 400 ``AdminError`` when
+    /// it is too large or, not empty, is not sent as JSON.
+    static func bytes(_ request: Request, limit: Int) async throws(AdminError) -> [UInt8] {
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: limit) } catch {
+            throw AdminError.badRequest("The body is larger than \(limit) bytes.")
+        }
+        if buffer.readableBytes == 0 { return Array("{}".utf8) }
+        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
+            throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).")
+        }
+        return Array(buffer.readableBytesView)
+    }
+
+    /// Decodes `bytes` into `type` after the strict reader has refused duplicate names, bad UTF-8, a body
+    /// that is not an object and, with `accepted`, any key not in it (nil: `type` refuses keys itself). A 400 ``AdminError`` says what is
+    /// wrong; one that `type` throws is kept as it is.
+    static func decode<T: Decodable>(_ type: T.Type, accepting accepted: [String]?, bytes: [UInt8]) throws(AdminError) -> T {
         do {
-            if case .object(let object) = try StrictJSONParser().parse(Array(buffer.readableBytesView)),
-                let message = object.unknownKeyMessage(accepted: accepted)
-            {
-                throw AdminError.badRequest(message)
+            guard case .object(let object) = try StrictJSONParser().parse(bytes) else {
+                throw AdminError.badRequest("The body must be a JSON object.")
             }
+            if let accepted, let message = object.unknownKeyMessage(accepted: accepted) { throw AdminError.badRequest(message) }
         } catch let error as AdminError {
             throw error
         } catch {
             throw AdminError.badRequest("The body is not valid JSON: \(error).")
         }
-        do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
+        do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch let error as AdminError {
+            throw error
+        } catch {
             throw AdminError.badRequest("The body does not fit: \(describe(error)).")
         }
     }

@@ -115,24 +115,18 @@ struct ConsoleAction: Sendable {
             return ConsoleAction(name: name) { _ = try await $0.createUser(user) }
         case "edit-user":
             let id = try field.id("user_id")
-            var edit: [String: JSONValue] = [:]
-            for name in ["first_name", "last_name", "email"] {
-                edit[name] = .string(try field.required(name, "The test user needs a \(name.replacingOccurrences(of: "_", with: " "))."))
+            // Every field the form shows is named: an emptied optional field removes it; an empty password keeps theirs.
+            var user = try user(field)
+            user.gamingName = field.optional("gaming_name")
+            // A place keeps its ID when the form carries it.
+            if let id = field.optional("hometown_id") { user.hometown?.id = id }
+            if let id = field.optional("location_id") { user.location?.id = id }
+            var named: [TestUserChanges.Field] = [
+                .firstName, .middleName, .lastName, .email, .birthday, .gender, .hometown, .location, .link, .pickable, .gamingName,
+            ]
+            if user.password != nil { named.append(.password) }
+            return ConsoleAction(name: name) { [user, named] in _ = try await $0.editUser(id, changes: try TestUserChanges(setting: named, to: user))
             }
-            // An emptied optional field removes it; an empty password keeps theirs.
-            for name in ["middle_name", "birthday", "gender", "link", "gaming_name"] {
-                edit[name] = field.optional(name).map { .string($0) } ?? .null
-            }
-            if let password = field.optional("password") { edit["password"] = .string(password) }
-            for place in ["hometown", "location"] {
-                edit[place] =
-                    field.optional(place).map { name in
-                        .object(["id": .string(field.optional(place + "_id") ?? RandomIdentifiers.numericID()), "name": .string(name)])
-                    } ?? .null
-            }
-            edit["pickable"] = .bool(field.optional("pickable") == "1")
-            let changes = JSONObject(edit)
-            return ConsoleAction(name: name) { _ = try await $0.editUser(id, changes: try TestUserChanges(changes)) }
         case "generate-user":
             let person = GeneratedPerson.random().fixture
             return ConsoleAction(name: name) { _ = try await $0.createUser(person) }
@@ -255,27 +249,18 @@ struct ConsoleAction: Sendable {
         return JSONObject(body)
     }
 
-    /// The new-user form as a fixture (the admin API's `POST /_admin/users` shape).
+    /// The user form as the admin API's user shape (`POST /_admin/users`); a place named without an ID gets one.
     private static func user(_ field: Fields) throws(FormError) -> ProviderFixtures.User {
-        var user: [String: JSONValue] = [
-            "first_name": .string(try field.required("first_name", "The test user needs a first name.")),
-            "last_name": .string(try field.required("last_name", "The test user needs a last name.")),
-            "email": .string(try field.required("email", "The test user needs an email.")),
-        ]
-        for name in ["middle_name", "password", "birthday", "gender", "link"] {
-            if let value = field.optional(name) { user[name] = .string(value) }
+        func place(_ name: String) -> ProviderFixtures.Place? {
+            field.optional(name).map { ProviderFixtures.Place(id: RandomIdentifiers.numericID(), name: $0) }
         }
-        for place in ["hometown", "location"] {
-            if let value = field.optional(place) {
-                user[place] = .object(["id": .string(RandomIdentifiers.numericID()), "name": .string(value)])
-            }
-        }
-        user["pickable"] = .bool(field.optional("pickable") == "1")
-        do {
-            return try JSONDecoder().decode(ProviderFixtures.User.self, from: Data(JSONSerializer.serialize(.object(JSONObject(user)))))
-        } catch {
-            throw FormError(message: "The test user's fields do not fit: \(AdminJSONBody.describe(error)).")
-        }
+        return ProviderFixtures.User(
+            firstName: try field.required("first_name", "The test user needs a first name."), middleName: field.optional("middle_name"),
+            lastName: try field.required("last_name", "The test user needs a last name."),
+            email: try field.required("email", "The test user needs an email."), password: field.optional("password"),
+            birthday: field.optional("birthday"), gender: field.optional("gender"), hometown: place("hometown"), location: place("location"),
+            link: field.optional("link"), pickable: field.optional("pickable") == "1"
+        )
     }
 
     /// A form's fields, trimmed; an empty field counts as absent.

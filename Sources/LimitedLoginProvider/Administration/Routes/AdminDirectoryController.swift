@@ -41,9 +41,8 @@ struct AdminDirectoryController: Sendable {
             return try Responses.json(try await operations.createUser(user).fixture, status: .created)
         }
         router.post("/_admin/users/:id") { request, context in
-            let changes = try await AdminJSONBody.object(request, limit: limit)
-            return try Responses.json(
-                try await operations.editUser(context.parameters.get("id") ?? "", changes: try TestUserChanges(changes)).fixture)
+            let changes = try AdminJSONBody.decode(TestUserChanges.self, accepting: nil, bytes: try await AdminJSONBody.bytes(request, limit: limit))
+            return try Responses.json(try await operations.editUser(context.parameters.get("id") ?? "", changes: changes).fixture)
         }
         router.delete("/_admin/users/:id") { _, context in
             let id = try await operations.deleteUser(context.parameters.get("id") ?? "")
