@@ -128,6 +128,32 @@ struct AdminOperationsTests {
         }
     }
 
+    @Test("A reset empties the store, or seeds the demo data again; the clock's and the reset's bodies are refused naming the key")
+    func resetsAndReadsTheirBodies() async throws {
+        try await withOperations { operations in
+            _ = try await operations.createUser(ProviderFixtures.User(firstName: "Zed", lastName: "Added", email: "zed@example.com"))
+            #expect(try await operations.resetState(empty: true) == false)
+            let (users, apps) = (try await operations.users(), try await operations.apps())
+            #expect(users.isEmpty && apps.isEmpty)
+            #expect(try await operations.resetState(empty: false) == true)
+            let seeded = try await operations.users().map(\.record.email)
+            #expect(seeded.contains("alice@example.com") && !seeded.contains("zed@example.com"))
+        }
+        let clock = try AdminJSONBody.decode(
+            ClockMoveRequest.self, accepting: ClockMoveRequest.keys, bytes: Array(#"{"advance":60,"force":true}"#.utf8))
+        #expect(clock.move == .advance(seconds: 60) && clock.force)
+        let misspelt = #expect(throws: AdminError.self) {
+            try AdminJSONBody.decode(ClockMoveRequest.self, accepting: ClockMoveRequest.keys, bytes: Array(#"{"advanse":60}"#.utf8))
+        }
+        #expect(misspelt?.message.hasPrefix("Unknown key \"advanse\"; the accepted keys are: advance, force, reset, set.") == true)
+        let empty = try AdminJSONBody.decode(ResetRequest.self, accepting: ResetRequest.keys, bytes: Array("{}".utf8))
+        #expect(empty.empty == false)
+        let notFlag = #expect(throws: AdminError.self) {
+            try AdminJSONBody.decode(ResetRequest.self, accepting: ResetRequest.keys, bytes: Array(#"{"empty":"yes"}"#.utf8))
+        }
+        #expect(notFlag == .badRequest("\"empty\" must be true or false."))
+    }
+
     @Test("An edit's faults: nothing named, a field that cannot change, a required field removed, a wrong type")
     func editFaults() throws {
         let cases: [(JSONObject, String)] = [

@@ -10,6 +10,18 @@ extension AdminOperations {
         try await StateExport(store: store, clock: services.clock, scenarios: services.scenarios).json(includingKeys: includingKeys)
     }
 
+    /// Removes everything but the keys and secrets, clears the queued scenarios and this node's recent logins,
+    /// then seeds the demo data again unless `empty` (which the next start keeps). True when it seeded.
+    func resetState(empty: Bool) async throws -> Bool {
+        try await store.reset()
+        services.scenarios.clear()
+        services.recentLogins.removeAll()
+        let seeded = empty ? false : try await FixtureLoader(store: store).seedDemoDataIfEmpty()
+        try await store.setSetting(AdminStateController.emptiedSetting, to: empty ? "1" : "0")
+        services.logger.notice("store reset through the admin API", metadata: ["empty": "\(empty)"])
+        return seeded
+    }
+
     /// What an import added, in words.
     struct ImportSummary: Sendable {
         let apps: Int

@@ -30,7 +30,7 @@ struct AdminAppRoleController: Sendable {
         }
         router.delete("/_admin/apps/:id/roles/:user") { _, context in
             try await operations.removeRole(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
-            return Responses.json(.object(["success": true]))
+            return try Responses.json(AdminAcknowledgement())
         }
         // An app's test users: a new app has none; these add an existing user to it, or take one off.
         router.get("/_admin/apps/:id/test-users") { _, context in
@@ -39,11 +39,11 @@ struct AdminAppRoleController: Sendable {
         }
         router.put("/_admin/apps/:id/test-users/:user") { _, context in
             let id = try await operations.addTestUser(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
-            return Responses.json(.object(["success": true, "user_id": .string(id)]))
+            return try Responses.json(AdminAcknowledgement(user_id: id))
         }
         router.delete("/_admin/apps/:id/test-users/:user") { _, context in
             try await operations.removeTestUser(appID: context.parameters.get("id") ?? "", user: context.parameters.get("user") ?? "")
-            return Responses.json(.object(["success": true]))
+            return try Responses.json(AdminAcknowledgement())
         }
     }
 }

@@ -22,12 +22,12 @@ struct AdminCertificateAuthorityController: Sendable {
         guard let certificate = try await store.settingValue(LocalCertificateAuthority.certificateSetting) else {
             throw AdminError.notFound("This provider has no certificate authority yet: start it with 'serve --tls' once to make one.")
         }
-        var answer: [String: JSONValue] = ["certificate": .string(certificate)]
+        var answer = ["certificate": certificate]
         if includeKey {
             guard let key = try await store.settingValue(LocalCertificateAuthority.keySetting) else { throw HTTPError(.internalServerError) }
-            answer["private_key"] = .string(key)
+            answer["private_key"] = key
             services.logger.notice("the CA's private key was exported through the admin API")
         }
-        return Responses.json(.object(JSONObject(answer)))
+        return try Responses.json(answer)
     }
 }

@@ -27,7 +27,7 @@ struct AdminCredentialController: Sendable {
             // The name is one path segment, percent-encoded when it holds a space.
             let name = context.parameters.get("name").flatMap { $0.removingPercentEncoding } ?? ""
             try await operations.revokeCredential(name: name)
-            return Responses.json(.object(["success": true, "name": .string(name)]))
+            return try Responses.json(AdminAcknowledgement(name: name))
         }
         router.get("/_admin/log") { request, _ in
             let text: String?

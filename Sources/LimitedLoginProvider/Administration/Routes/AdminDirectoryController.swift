@@ -20,7 +20,7 @@ struct AdminDirectoryController: Sendable {
         }
         router.delete("/_admin/apps/:id") { _, context in
             try await operations.deleteApp(id: context.parameters.get("id") ?? "")
-            return Responses.json(.object(["success": true]))
+            return try Responses.json(AdminAcknowledgement())
         }
         router.post("/_admin/apps/:id") { request, context in
             let edit = try await AdminJSONBody.decode(
@@ -46,7 +46,7 @@ struct AdminDirectoryController: Sendable {
         }
         router.delete("/_admin/users/:id") { _, context in
             let id = try await operations.deleteUser(context.parameters.get("id") ?? "")
-            return Responses.json(.object(["success": true, "id": .string(id)]))
+            return try Responses.json(AdminAcknowledgement(id: id))
         }
         router.post("/_admin/friendships") { request, _ in try await friendship(request, friends: true) }
         router.delete("/_admin/friendships") { request, _ in try await friendship(request, friends: false) }
@@ -63,7 +63,7 @@ struct AdminDirectoryController: Sendable {
     private func friendship(_ request: Request, friends: Bool) async throws -> Response {
         let body = try await AdminJSONBody.decode(FriendshipBody.self, accepting: ["user_id", "friend_id"], from: request, limit: limit)
         try await operations.setFriendship(body.user_id, body.friend_id, friends: friends)
-        return Responses.json(.object(["success": true]))
+        return try Responses.json(AdminAcknowledgement())
     }
 }
 

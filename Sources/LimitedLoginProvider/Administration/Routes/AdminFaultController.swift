@@ -15,7 +15,7 @@ struct AdminFaultController: Sendable {
         router.delete("/_admin/faults") { request, _ in
             let removed = services.faults.clear()
             if removed > 0 { services.logger.notice("endpoint faults cleared", metadata: ["removed": "\(removed)"]) }
-            return Responses.json(.object(["removed": .number(Double(removed))]))
+            return try Responses.json(["removed": removed])
         }
     }
 

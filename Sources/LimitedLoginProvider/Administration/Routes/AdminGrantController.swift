@@ -31,7 +31,7 @@ struct AdminGrantController: Sendable {
         }
         router.delete("/_admin/grants/:app_id/:user_id") { _, context in
             try await operations.uninstall(appID: context.parameters.get("app_id") ?? "", user: context.parameters.get("user_id") ?? "")
-            return Responses.json(.object(["success": true]))
+            return try Responses.json(AdminAcknowledgement())
         }
         router.delete("/_admin/grants/:app_id/:user_id/permissions/:permission") { _, context in
             let grant = try await operations.revoke(
@@ -44,7 +44,7 @@ struct AdminGrantController: Sendable {
             let count = try await operations.expireDataAccess(
                 appID: context.parameters.get("app_id") ?? "", user: context.parameters.get("user_id") ?? ""
             )
-            return Responses.json(.object(["success": true, "access_tokens": .number(Double(count))]))
+            return try Responses.json(AdminAcknowledgement(access_tokens: count))
         }
     }
 }

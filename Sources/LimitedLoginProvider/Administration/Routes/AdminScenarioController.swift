@@ -33,12 +33,12 @@ struct AdminScenarioController: Sendable {
     private func remove(_ id: String) throws -> Response {
         guard let number = Int(id), number > 0 else { throw AdminError.badRequest("A scenario's ID is a positive whole number, not \"\(id)\".") }
         try AdminOperations(services: services).removeScenario(id: number)
-        return Responses.json(.object(["success": true]))
+        return try Responses.json(AdminAcknowledgement())
     }
 
     private func clear(_ request: Request) throws -> Response {
         let appID = request.uri.queryParameters.get("app_id")
         let removed = try AdminOperations(services: services).clearScenarios(appID: appID)
-        return Responses.json(.object(["removed": .number(Double(removed))]))
+        return try Responses.json(["removed": removed])
     }
 }

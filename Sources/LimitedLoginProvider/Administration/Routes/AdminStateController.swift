@@ -36,31 +36,14 @@ struct AdminStateController: Sendable {
             throw AdminError(.contentTooLarge, "The document is larger than \(Self.maximumImportSize) bytes.")
         }
         let summary = try await AdminOperations(services: services).importState(Data(buffer: body))
-        return Responses.json(
-            .object([
-                "success": true, "apps_added": .number(Double(summary.apps)), "users_added": .number(Double(summary.users)),
-                "scenarios_queued": .number(Double(summary.scenarios)),
-            ]))
+        return try Responses.json(AdminAcknowledgement(apps_added: summary.apps, users_added: summary.users, scenarios_queued: summary.scenarios))
     }
 
     private func reset(_ request: Request) async throws -> Response {
-        var empty = request.uri.queryParameters.get("empty") == "true"
-        switch await AdminJSONBody.read(request, limit: services.configuration.maximumBodySize) {
-        case .failure(let error): throw AdminError.badRequest(error.message)
-        case .success(let body):
-            if let message = body.unknownKeyMessage(accepted: ["empty"]) { throw AdminError.badRequest(message) }
-            if let value = body["empty"] {
-                guard let flag = value.boolValue else { throw AdminError.badRequest("\"empty\" must be true or false.") }
-                empty = empty || flag
-            }
-        }
-        try await services.store.reset()
-        services.scenarios.clear()
-        services.recentLogins.removeAll()
-        var seeded = false
-        if !empty { seeded = try await FixtureLoader(store: services.store).seedDemoDataIfEmpty() }
-        try await services.store.setSetting(Self.emptiedSetting, to: empty ? "1" : "0")
-        services.logger.notice("store reset through the admin API", metadata: ["empty": "\(empty)"])
-        return Responses.json(.object(["success": true, "seeded_demo_data": .bool(seeded)]))
+        let body = try await AdminJSONBody.bytes(request, limit: services.configuration.maximumBodySize)
+        let asked = try AdminJSONBody.decode(ResetRequest.self, accepting: ResetRequest.keys, bytes: body)
+        let seeded = try await AdminOperations(services: services).resetState(
+            empty: asked.empty || request.uri.queryParameters.get("empty") == "true")
+        return try Responses.json(AdminAcknowledgement(seeded_demo_data: seeded))
     }
 }

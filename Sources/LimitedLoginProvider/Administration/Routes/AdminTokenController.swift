@@ -26,13 +26,7 @@ struct AdminTokenController: Sendable {
             return try Responses.json(try await AdminOperations(services: services).mintToken(mint), status: .created)
         }
         router.get("/_admin/tokens/defects") { request, _ in
-            Responses.json(
-                .object([
-                    "defects": .array(
-                        TokenDefect.allCases.map {
-                            .object(["name": .string($0.rawValue), "summary": .string($0.summary)])
-                        })
-                ]))
+            try Responses.json(["defects": TokenDefect.allCases.map { ["name": $0.rawValue, "summary": $0.summary] }])
         }
     }
 }
