@@ -220,7 +220,13 @@ struct SignInLimitTests {
         "a node that dies mid-check holds the cluster's sign-ins back for one lease, not longer",
         .enabled(if: PostgresTestDatabase.serverURL != nil))
     func deadNodesPlaceLapses() async throws {
-        let lease = SignInThrottle.defaultPlaceLease
+        // A dead node's places lapse within seconds, not minutes (a fixed hold of 300 s once kept a cluster's
+        // sign-ins waiting until the balancer gave up).
+        #expect((5...30).contains(SignInThrottle.defaultPlaceLease))
+        // The lapse itself, with a lease longer than a loaded machine can take between two statements (with the
+        // default 20 s, a loaded run once let the probe in before the clock was moved): only the moved clock
+        // passes it.
+        let lease: Int64 = 3600
         try await Self.withTwoNodes(perAccount: 1) { _, firstProvider, second, secondProvider in
             // The first node takes Alice's only place for a check, then dies: it neither gives it back nor renews it.
             #expect(
@@ -233,7 +239,9 @@ struct SignInLimitTests {
             _ = try await ProviderTime.$clock.withValue(secondProvider.services.clock) {
                 try await AdminOperations(services: secondProvider.services).moveClock(.advance(seconds: lease + 1))
             }
-            #expect(try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
+            // (Required: a sign-in would otherwise wait for the dead node's place for the whole lease.)
+            try #require(
+                try await secondProvider.store.holdSignInCheck(id: "probe", places: [Self.alicesPlace(limit: 1)], window: 60, lease: lease))
             try await secondProvider.store.releaseSignInCheck(id: "probe")
             // And Alice's guess is checked, then the next refused.
             let browser = DialogBrowser(client: second)
@@ -248,8 +256,9 @@ struct SignInLimitTests {
         .enabled(if: PostgresTestDatabase.serverURL != nil))
     func slowCheckKeepsItsPlace() async throws {
         try await Self.withTwoNodes(perAccount: 1) { _, firstProvider, _, secondProvider in
-            // A lease of 6 s, renewed every 2 s. While the check runs, the clock moves past the lease: only a
-            // renewal (read at the moved time) keeps the place. The test waits for that renewal itself.
+            // A lease of 30 s, renewed every 10 s. While the check runs, the clock moves past the lease: only a
+            // renewal (read at the moved time) keeps the place. The test waits for that renewal itself. (With a lease
+            // of 6 s, a loaded machine could stall longer than it between the renewal and the other node's look.)
             let account = SignInThrottle.accountKey(email: "alice@example.com")
             @Sendable func expiry() async throws -> Int64 {
                 try await firstProvider.store.db.select().column("expires_at").from("ll_sign_in_checks")
@@ -257,16 +266,16 @@ struct SignInLimitTests {
             }
             var throttle = SignInThrottle(
                 store: firstProvider.store, limits: Self.countingLimits(perAccount: 1, perAddress: 1000), gate: SignInCheckGate())
-            throttle.placeLease = 6
+            throttle.placeLease = 30
             let outcome = try await throttle.signIn(email: "alice@example.com", address: "192.0.2.1") {
                 let moved = try await ProviderTime.$clock.withValue(firstProvider.services.clock) {
-                    try await AdminOperations(services: firstProvider.services).moveClock(.advance(seconds: 7))
+                    try await AdminOperations(services: firstProvider.services).moveClock(.advance(seconds: 31))
                 }
-                let deadline = ContinuousClock.now + .seconds(120)  // liveness only: a renewal comes every 2 s
+                let deadline = ContinuousClock.now + .seconds(300)  // liveness only: a renewal comes every 10 s
                 while try await expiry() <= moved.now, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
                 #expect(try await expiry() > moved.now, "the place was not renewed after the clock passed its lease")
                 let other = try await secondProvider.store.holdSignInCheck(
-                    id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 6)
+                    id: "other-node", places: [Self.alicesPlace(limit: 1)], window: 60, lease: 30)
                 #expect(other == false, "the slow check's place lapsed while it ran")
                 return false
             }
