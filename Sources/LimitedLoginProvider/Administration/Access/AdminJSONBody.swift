@@ -36,30 +36,32 @@ enum AdminJSONBody {
     /// Reads a JSON body into `type`, refusing a key that is not one of `accepted` (a misspelt key is an
     /// error, never ignored); a 400 ``AdminError`` says what is wrong.
     static func decode<T: Decodable>(_ type: T.Type, accepting accepted: [String], from request: Request, limit: Int) async throws(AdminError) -> T {
-        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
-            throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).")
-        }
-        var request = request
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: limit) } catch {
-            throw AdminError.badRequest("The body is larger than \(limit) bytes.")
-        }
-        return try decode(type, accepting: accepted, bytes: Array(buffer.readableBytesView))
+        guard isJSON(request) else { throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).") }
+        return try decode(type, accepting: accepted, bytes: try await collect(request, limit: limit))
     }
 
-    /// The body's bytes, `{}` for an empty body (as ``read(_:limit:)`` takes it); a 400 ``AdminError`` when
-    /// it is too large or, not empty, is not sent as JSON.
-    static func bytes(_ request: Request, limit: Int) async throws(AdminError) -> [UInt8] {
+    /// As ``decode(_:accepting:from:limit:)`` for a body that may be left out: an empty one is `{}` (as
+    /// ``read(_:limit:)`` takes it), and only one that is not empty must be sent as JSON.
+    static func decode<T: Decodable>(
+        _ type: T.Type, accepting accepted: [String]?, fromOptional request: Request, limit: Int
+    )
+        async throws(AdminError) -> T
+    {
+        let body = try await collect(request, limit: limit)
+        if body.isEmpty { return try decode(type, accepting: accepted, bytes: Array("{}".utf8)) }
+        guard isJSON(request) else { throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).") }
+        return try decode(type, accepting: accepted, bytes: body)
+    }
+
+    private static func isJSON(_ request: Request) -> Bool {
+        (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json")
+    }
+
+    private static func collect(_ request: Request, limit: Int) async throws(AdminError) -> [UInt8] {
         var request = request
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: limit) } catch {
+        do { return Array(try await request.collectBody(upTo: limit).readableBytesView) } catch {
             throw AdminError.badRequest("The body is larger than \(limit) bytes.")
         }
-        if buffer.readableBytes == 0 { return Array("{}".utf8) }
-        guard (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/json") else {
-            throw AdminError.badRequest("Send a JSON body (Content-Type: application/json).")
-        }
-        return Array(buffer.readableBytesView)
     }
 
     /// Decodes `bytes` into `type` after the strict reader has refused duplicate names, bad UTF-8, a body

@@ -12,8 +12,8 @@ struct AdminClockController: Sendable {
     func addRoutes<Context: RequestContext>(to router: RouterGroup<Context>) {
         router.get("/_admin/clock") { _, _ in try Responses.json(operations.clockState()) }
         router.post("/_admin/clock") { request, _ in
-            let body = try await AdminJSONBody.bytes(request, limit: services.configuration.maximumBodySize)
-            let asked = try AdminJSONBody.decode(ClockMoveRequest.self, accepting: ClockMoveRequest.keys, bytes: body)
+            let asked = try await AdminJSONBody.decode(
+                ClockMoveRequest.self, accepting: ClockMoveRequest.keys, fromOptional: request, limit: services.configuration.maximumBodySize)
             return try Responses.json(try await operations.moveClock(asked.move, force: asked.force))
         }
     }

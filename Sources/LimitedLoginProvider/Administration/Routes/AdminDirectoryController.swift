@@ -41,7 +41,7 @@ struct AdminDirectoryController: Sendable {
             return try Responses.json(try await operations.createUser(user).fixture, status: .created)
         }
         router.post("/_admin/users/:id") { request, context in
-            let changes = try AdminJSONBody.decode(TestUserChanges.self, accepting: nil, bytes: try await AdminJSONBody.bytes(request, limit: limit))
+            let changes = try await AdminJSONBody.decode(TestUserChanges.self, accepting: nil, fromOptional: request, limit: limit)
             return try Responses.json(try await operations.editUser(context.parameters.get("id") ?? "", changes: changes).fixture)
         }
         router.delete("/_admin/users/:id") { _, context in

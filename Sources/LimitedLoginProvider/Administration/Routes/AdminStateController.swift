@@ -40,8 +40,8 @@ struct AdminStateController: Sendable {
     }
 
     private func reset(_ request: Request) async throws -> Response {
-        let body = try await AdminJSONBody.bytes(request, limit: services.configuration.maximumBodySize)
-        let asked = try AdminJSONBody.decode(ResetRequest.self, accepting: ResetRequest.keys, bytes: body)
+        let asked = try await AdminJSONBody.decode(
+            ResetRequest.self, accepting: ResetRequest.keys, fromOptional: request, limit: services.configuration.maximumBodySize)
         let seeded = try await AdminOperations(services: services).resetState(
             empty: asked.empty || request.uri.queryParameters.get("empty") == "true")
         return try Responses.json(AdminAcknowledgement(seeded_demo_data: seeded))
